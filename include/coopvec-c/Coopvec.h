@@ -1,0 +1,20 @@
+/*===- coopvec-c/Coopvec.h - The coopvec embedding API ------------*- C -*-===*/
+
+#ifndef COOPVEC_C_COOPVEC_H
+#define COOPVEC_C_COOPVEC_H
+
+#include "coopvec-c/Dialect.h"
+#include "coopvec-c/Passes.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// The library version, "MAJOR.MINOR.PATCH".
+COOPVEC_EXPORT const char *coopvecGetVersion(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif // COOPVEC_C_COOPVEC_H

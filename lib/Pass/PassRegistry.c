@@ -1,0 +1,97 @@
+//===- PassRegistry.c - The list of coopvec passes ------------------------===//
+//
+// MLIR 22's C API cannot register an external pass by name, so this table
+// is the registry: the pipeline parser, coopvec-opt's flags and --help, and
+// the embedding API all look passes up here. To add a pass, define its
+// CoopvecPassDef in its own file and add one line below.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coopvec-c/Passes.h"
+
+#include "Pass/PassDef.h"
+#include "Support/Buffer.h"
+
+#include <string.h>
+
+extern const CoopvecPassDef coopvecVerifyPassDef;
+extern const CoopvecPassDef coopvecCanonicalizePassDef;
+
+static const CoopvecPassDef *const passDefs[] = {
+    &coopvecVerifyPassDef,
+    &coopvecCanonicalizePassDef,
+};
+
+static const intptr_t numPassDefs =
+    (intptr_t)(sizeof(passDefs) / sizeof(passDefs[0]));
+
+intptr_t coopvecGetNumPasses(void) { return numPassDefs; }
+
+static const CoopvecPassDef *passAt(intptr_t index) {
+  return index >= 0 && index < numPassDefs ? passDefs[index] : NULL;
+}
+
+MlirStringRef coopvecPassGetArgument(intptr_t index) {
+  const CoopvecPassDef *def = passAt(index);
+  return mlirStringRefCreateFromCString(def ? def->argument : "");
+}
+
+MlirStringRef coopvecPassGetDescription(intptr_t index) {
+  const CoopvecPassDef *def = passAt(index);
+  return mlirStringRefCreateFromCString(def ? def->description : "");
+}
+
+void coopvecPassPrintOptions(intptr_t index, MlirStringCallback callback,
+                             void *userData) {
+  const CoopvecPassDef *def = passAt(index);
+  if (!def)
+    return;
+  static const char *kindNames[] = {"bool", "int", "string"};
+  for (size_t i = 0; i < def->numOptions; ++i) {
+    const CoopvecPassOption *option = &def->options[i];
+    CoopvecBuffer line = {0};
+    coopvecBufferAppendf(&line, "%s=<%s> (default: %s) - %s\n", option->name,
+                         kindNames[option->kind], option->defaultValue,
+                         option->help);
+    callback(mlirStringRefCreate(line.data, line.size), userData);
+    coopvecBufferFree(&line);
+  }
+}
+
+const CoopvecPassDef *coopvecLookupPassDef(MlirStringRef argument) {
+  for (intptr_t i = 0; i < numPassDefs; ++i)
+    if (strlen(passDefs[i]->argument) == argument.length &&
+        strncmp(passDefs[i]->argument, argument.data, argument.length) == 0)
+      return passDefs[i];
+  return NULL;
+}
+
+bool coopvecIsPassName(MlirStringRef argument) {
+  return coopvecLookupPassDef(argument) != NULL;
+}
+
+MlirPass coopvecCreatePass(MlirStringRef argument, MlirStringRef options,
+                           MlirStringCallback errorCallback, void *userData) {
+  const CoopvecPassDef *def = coopvecLookupPassDef(argument);
+  if (!def) {
+    CoopvecBuffer message = {0};
+    coopvecBufferAppendf(&message, "'%.*s' is not a coopvec pass",
+                         (int)argument.length, argument.data);
+    if (errorCallback)
+      errorCallback(mlirStringRefCreate(message.data, message.size), userData);
+    coopvecBufferFree(&message);
+    MlirPass null = {NULL};
+    return null;
+  }
+  return coopvecCreatePassFromDef(def, options, errorCallback, userData);
+}
+
+MlirPass coopvecCreateVerifyPass(void) {
+  return coopvecCreatePassFromDef(&coopvecVerifyPassDef,
+                                  mlirStringRefCreate("", 0), NULL, NULL);
+}
+
+MlirPass coopvecCreateCanonicalizePass(void) {
+  return coopvecCreatePassFromDef(&coopvecCanonicalizePassDef,
+                                  mlirStringRefCreate("", 0), NULL, NULL);
+}

@@ -1,0 +1,277 @@
+//===- Pipeline.c - Textual pass pipelines mixing coopvec and upstream ----===//
+//
+// MLIR 22 has no C API to register an external pass under a name, so
+// mlirParsePassPipeline cannot see coopvec passes. This parser walks the
+// pipeline grammar itself:
+//
+//   pipeline := element (',' element)*
+//   element  := name ('{' options '}')? ('(' pipeline? ')')?
+//
+// An element with parentheses nests a pass manager on that op name; a
+// coopvec pass name becomes our external pass; anything else is handed, one
+// element at a time, to mlirOpPassManagerAddPipeline so upstream passes and
+// registered upstream pipelines keep their own option parsing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "coopvec-c/Passes.h"
+
+#include "Pass/PassDef.h"
+#include "Support/Buffer.h"
+
+#include <ctype.h>
+#include <string.h>
+
+typedef struct PipelineParser {
+  const char *text;
+  size_t length;
+  size_t pos;
+  bool verifyEach;
+  MlirStringCallback errorCallback;
+  void *userData;
+  bool failed;
+} PipelineParser;
+
+/// Reports `message` at column `column` (0-based) with a caret line.
+static void reportAt(PipelineParser *parser, size_t column,
+                     const char *message) {
+  if (parser->failed)
+    return; // report the first error only
+  parser->failed = true;
+  if (!parser->errorCallback)
+    return;
+  CoopvecBuffer text = {0};
+  coopvecBufferAppendf(&text, "pass pipeline:1:%zu: error: %s\n  %.*s\n  ",
+                       column + 1, message, (int)parser->length, parser->text);
+  for (size_t i = 0; i < column; ++i)
+    coopvecBufferAppendStr(&text, " ");
+  coopvecBufferAppendStr(&text, "^\n");
+  parser->errorCallback(mlirStringRefCreate(text.data, text.size),
+                        parser->userData);
+  coopvecBufferFree(&text);
+}
+
+static void skipSpace(PipelineParser *parser) {
+  while (parser->pos < parser->length &&
+         isspace((unsigned char)parser->text[parser->pos]))
+    ++parser->pos;
+}
+
+static bool atChar(PipelineParser *parser, char c) {
+  skipSpace(parser);
+  return parser->pos < parser->length && parser->text[parser->pos] == c;
+}
+
+static bool isNameChar(char c) {
+  return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+/// Reads the text between balanced braces; `pos` is at '{'.
+static bool readOptions(PipelineParser *parser, MlirStringRef *options) {
+  size_t open = parser->pos++;
+  int depth = 1;
+  size_t start = parser->pos;
+  while (parser->pos < parser->length && depth > 0) {
+    char c = parser->text[parser->pos++];
+    depth += c == '{' ? 1 : c == '}' ? -1 : 0;
+  }
+  if (depth != 0) {
+    reportAt(parser, open, "unbalanced '{' in pass options");
+    return false;
+  }
+  *options = mlirStringRefCreate(parser->text + start,
+                                 parser->pos - 1 - start);
+  return true;
+}
+
+static void collectUpstreamError(MlirStringRef message, void *userData) {
+  coopvecBufferAppend((CoopvecBuffer *)userData, message.data, message.length);
+}
+
+static void addVerifier(PipelineParser *parser, MlirOpPassManager pm) {
+  if (parser->verifyEach)
+    mlirOpPassManagerAddOwnedPass(pm, coopvecCreateVerifyPass());
+}
+
+/// Adds one pass element (no parentheses) to `pm`.
+static void addPass(PipelineParser *parser, MlirOpPassManager pm,
+                    size_t nameStart, MlirStringRef name,
+                    MlirStringRef options, bool hasOptions) {
+  CoopvecBuffer error = {0};
+  if (coopvecIsPassName(name)) {
+    MlirPass pass = coopvecCreatePass(name, options, collectUpstreamError,
+                                      &error);
+    if (!pass.ptr) {
+      reportAt(parser, nameStart, coopvecBufferStr(&error));
+    } else {
+      mlirOpPassManagerAddOwnedPass(pm, pass);
+      if (strncmp(name.data, "coopvec-verify", name.length) != 0)
+        addVerifier(parser, pm);
+    }
+    coopvecBufferFree(&error);
+    return;
+  }
+  // Upstream: hand over the element exactly as written.
+  size_t end = hasOptions ? (size_t)(options.data + options.length + 1 -
+                                     parser->text)
+                          : nameStart + name.length;
+  MlirStringRef element =
+      mlirStringRefCreate(parser->text + nameStart, end - nameStart);
+  if (mlirLogicalResultIsFailure(mlirOpPassManagerAddPipeline(
+          pm, element, collectUpstreamError, &error))) {
+    CoopvecBuffer message = {0};
+    if (!error.size || strstr(coopvecBufferStr(&error), "does not refer to"))
+      coopvecBufferAppendf(&message,
+                           "'%.*s' is neither a coopvec pass nor a "
+                           "registered MLIR pass or pipeline",
+                           (int)name.length, name.data);
+    else
+      coopvecBufferAppendf(&message, "invalid pass element '%.*s': %s",
+                           (int)(end - nameStart), parser->text + nameStart,
+                           coopvecBufferStr(&error));
+    // Upstream messages end in newlines; the caret line follows ours.
+    while (message.size && message.data[message.size - 1] == '\n')
+      message.data[--message.size] = '\0';
+    reportAt(parser, nameStart, coopvecBufferStr(&message));
+    coopvecBufferFree(&message);
+  } else {
+    addVerifier(parser, pm);
+  }
+  coopvecBufferFree(&error);
+}
+
+static void parsePipeline(PipelineParser *parser, MlirOpPassManager pm,
+                          char terminator);
+
+static void parseElement(PipelineParser *parser, MlirOpPassManager pm) {
+  skipSpace(parser);
+  size_t nameStart = parser->pos;
+  while (parser->pos < parser->length &&
+         isNameChar(parser->text[parser->pos]))
+    ++parser->pos;
+  if (parser->pos == nameStart) {
+    reportAt(parser, nameStart, "expected a pass or operation name");
+    return;
+  }
+  MlirStringRef name = mlirStringRefCreate(parser->text + nameStart,
+                                           parser->pos - nameStart);
+  MlirStringRef options = mlirStringRefCreate("", 0);
+  bool hasOptions = atChar(parser, '{');
+  if (hasOptions && !readOptions(parser, &options))
+    return;
+  if (!atChar(parser, '(')) {
+    addPass(parser, pm, nameStart, name, options, hasOptions);
+    return;
+  }
+  if (hasOptions) {
+    reportAt(parser, nameStart, "an operation anchor takes no options");
+    return;
+  }
+  ++parser->pos; // '('
+  MlirOpPassManager nested = mlirOpPassManagerGetNestedUnder(pm, name);
+  parsePipeline(parser, nested, ')');
+  if (parser->failed)
+    return;
+  if (!atChar(parser, ')')) {
+    reportAt(parser, parser->pos, "expected ')'");
+    return;
+  }
+  ++parser->pos;
+}
+
+/// Parses `element (',' element)*` up to `terminator` ('\0' for the end).
+static void parsePipeline(PipelineParser *parser, MlirOpPassManager pm,
+                          char terminator) {
+  if (terminator && atChar(parser, terminator))
+    return; // empty nested pipeline, e.g. func.func()
+  while (!parser->failed) {
+    parseElement(parser, pm);
+    if (parser->failed)
+      return;
+    if (!atChar(parser, ','))
+      break;
+    ++parser->pos;
+  }
+  if (parser->failed)
+    return;
+  skipSpace(parser);
+  bool atEnd = parser->pos == parser->length;
+  if (!terminator && !atEnd)
+    reportAt(parser, parser->pos, "expected ',' or the end of the pipeline");
+  else if (terminator && atEnd)
+    reportAt(parser, parser->pos, "expected ',' or ')'");
+}
+
+/// The op name the pass manager is anchored on, from its printed form
+/// `anchor(passes...)`.
+static void getAnchor(MlirOpPassManager pm, CoopvecBuffer *anchor) {
+  CoopvecBuffer printed = {0};
+  mlirPrintPassPipeline(pm, coopvecBufferCallback, &printed);
+  const char *text = coopvecBufferStr(&printed);
+  const char *paren = strchr(text, '(');
+  coopvecBufferAppend(anchor, text,
+                      paren ? (size_t)(paren - text) : strlen(text));
+  coopvecBufferFree(&printed);
+}
+
+/// If the whole pipeline is `anchor(...)` for the pass manager's own anchor,
+/// returns the position just after its '(' (and sets `innerEnd` to the
+/// closing parenthesis); otherwise returns 0.
+static size_t anchoredBody(PipelineParser *parser, MlirOpPassManager pm,
+                           size_t *innerEnd) {
+  CoopvecBuffer anchor = {0};
+  getAnchor(pm, &anchor);
+  size_t start = 0;
+  while (start < parser->length && isspace((unsigned char)parser->text[start]))
+    ++start;
+  size_t body = 0;
+  size_t anchorLength = anchor.size;
+  if (anchorLength && parser->length > start + anchorLength &&
+      strncmp(parser->text + start, coopvecBufferStr(&anchor),
+              anchorLength) == 0 &&
+      parser->text[start + anchorLength] == '(') {
+    size_t end = parser->length;
+    while (end > 0 && isspace((unsigned char)parser->text[end - 1]))
+      --end;
+    if (end > 0 && parser->text[end - 1] == ')') {
+      // Only if that ')' closes the anchor's '(' (not `a(b),c(d)`).
+      int depth = 0;
+      size_t close = start + anchorLength;
+      for (; close < end; ++close) {
+        depth += parser->text[close] == '(' ? 1 : 0;
+        depth -= parser->text[close] == ')' ? 1 : 0;
+        if (depth == 0)
+          break;
+      }
+      if (close == end - 1) {
+        body = start + anchorLength + 1;
+        *innerEnd = end - 1;
+      }
+    }
+  }
+  coopvecBufferFree(&anchor);
+  return body;
+}
+
+MlirLogicalResult coopvecParsePassPipeline(MlirOpPassManager passManager,
+                                           MlirStringRef pipeline,
+                                           bool verifyEach,
+                                           MlirStringCallback errorCallback,
+                                           void *userData) {
+  PipelineParser parser = {pipeline.data, pipeline.length, 0, verifyEach,
+                           errorCallback, userData, false};
+  size_t innerEnd = 0;
+  size_t body = anchoredBody(&parser, passManager, &innerEnd);
+  if (body) {
+    parser.pos = body;
+    parsePipeline(&parser, passManager, ')');
+    if (!parser.failed && (!atChar(&parser, ')') || parser.pos != innerEnd))
+      reportAt(&parser, parser.pos, "expected ',' or ')'");
+  } else {
+    skipSpace(&parser);
+    if (parser.pos < parser.length)
+      parsePipeline(&parser, passManager, '\0');
+  }
+  return parser.failed ? mlirLogicalResultFailure()
+                       : mlirLogicalResultSuccess();
+}
