@@ -88,6 +88,25 @@ static void collectUpstreamError(MlirStringRef message, void *userData) {
   coopvecBufferAppend((CoopvecBuffer *)userData, message.data, message.length);
 }
 
+/// Upstream option errors span several lines; ours is one line followed by
+/// the caret, so line breaks become "; ".
+static void joinLines(CoopvecBuffer *message) {
+  CoopvecBuffer joined = {0};
+  const char *text = coopvecBufferStr(message);
+  for (size_t i = 0; i < message->size; ++i) {
+    if (text[i] != '\n') {
+      coopvecBufferAppend(&joined, &text[i], 1);
+      continue;
+    }
+    while (i + 1 < message->size && text[i + 1] == '\n')
+      ++i;
+    if (i + 1 < message->size)
+      coopvecBufferAppendStr(&joined, "; ");
+  }
+  coopvecBufferFree(message);
+  *message = joined;
+}
+
 static void addVerifier(PipelineParser *parser, MlirOpPassManager pm) {
   if (parser->verifyEach)
     mlirOpPassManagerAddOwnedPass(pm, coopvecCreateVerifyPass());
@@ -129,9 +148,7 @@ static void addPass(PipelineParser *parser, MlirOpPassManager pm,
       coopvecBufferAppendf(&message, "invalid pass element '%.*s': %s",
                            (int)(end - nameStart), parser->text + nameStart,
                            coopvecBufferStr(&error));
-    // Upstream messages end in newlines; the caret line follows ours.
-    while (message.size && message.data[message.size - 1] == '\n')
-      message.data[--message.size] = '\0';
+    joinLines(&message);
     reportAt(parser, nameStart, coopvecBufferStr(&message));
     coopvecBufferFree(&message);
   } else {

@@ -52,7 +52,10 @@ int main(int argc, char **argv) {
   int rc = 1;
   if (!mlirOperationIsNull(module) &&
       mlirLogicalResultIsSuccess(coopvecVerify(module))) {
-    MlirPassManager pm = mlirPassManagerCreate(ctx);
+    // Anchor on builtin.module like mlir-opt: mlirPassManagerCreate anchors
+    // on `any`, under which `builtin.module(...)` would nest instead.
+    MlirPassManager pm = mlirPassManagerCreateOnOperation(
+        ctx, mlirStringRefCreateFromCString("builtin.module"));
     if (pipeline &&
         mlirLogicalResultIsFailure(coopvecParsePassPipeline(
             mlirPassManagerGetAsOpPassManager(pm),
