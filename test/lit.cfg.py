@@ -31,5 +31,7 @@ if config.sanitize:
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
 if shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH", "")):
     config.available_features.add("ptxas")
+if shutil.which("pkg-config"):
+    config.available_features.add("pkg-config")
 if shutil.which("valgrind"):
     config.available_features.add("valgrind")

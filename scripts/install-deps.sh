@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what coopvec needs on Debian 12 (bookworm), skipping what is
+# already there. LLVM/MLIR 22 comes from bookworm-security.
+set -euo pipefail
+packages=(cmake ninja-build gcc libc6-dev python3 libmlir-22-dev mlir-22-tools
+          llvm-22-dev llvm-22-tools libopenblas-dev valgrind pkg-config)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+$sudo apt-get update -q
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
