@@ -5,6 +5,7 @@
 
 #include "coopvec-c/Dialect.h"
 #include "coopvec-c/Passes.h"
+#include "coopvec-c/Target.h"
 
 #ifdef __cplusplus
 extern "C" {
