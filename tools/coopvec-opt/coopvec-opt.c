@@ -1,77 +1,221 @@
 //===- coopvec-opt.c - The coopvec optimizer driver -----------------------===//
+//
+// An mlir-opt for the coopvec dialect, written against MLIR's C API: reads
+// MLIR (a file or stdin, optionally split on `// -----`), checks it with the
+// coopvec verifier, runs a pass pipeline that mixes coopvec and upstream
+// passes, and prints the result. docs/coopvec-opt.md describes the options.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
 
 #include "coopvec-c/Coopvec.h"
 
 #include <mlir-c/IR.h>
 #include <mlir-c/Pass.h>
 
-#include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void printToFile(MlirStringRef text, void *userData) {
-  fwrite(text.data, 1, text.length, (FILE *)userData);
+typedef struct Driver {
+  const DriverOptions *options;
+  SourceFile source;
+  MlirContext context;
+  DiagEngine diagnostics;
+  MlirPassManager passManager;
+  MlirOpPrintingFlags printingFlags;
+  CoopvecBuffer output;
+} Driver;
+
+static void printToStderr(MlirStringRef text, void *userData) {
+  (void)userData;
+  fwrite(text.data, 1, text.length, stderr);
 }
 
-static char *readFile(const char *path, size_t *size) {
-  FILE *file = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-  if (!file)
-    return NULL;
-  size_t capacity = 4096, length = 0;
-  char *data = malloc(capacity);
-  size_t got;
-  while ((got = fread(data + length, 1, capacity - length, file)) > 0) {
-    length += got;
-    if (length == capacity)
-      data = realloc(data, capacity *= 2);
+static MlirOpPrintingFlags createPrintingFlags(const DriverOptions *options) {
+  MlirOpPrintingFlags flags = mlirOpPrintingFlagsCreate();
+  if (options->printDebugInfo)
+    mlirOpPrintingFlagsEnableDebugInfo(flags, /*enable=*/true,
+                                       /*prettyForm=*/false);
+  if (options->printGenericForm)
+    mlirOpPrintingFlagsPrintGenericOpForm(flags);
+  return flags;
+}
+
+static void configurePassManager(Driver *driver) {
+  const DriverOptions *options = driver->options;
+  MlirPassManager pm = driver->passManager;
+  mlirPassManagerEnableVerifier(pm, options->verifyEach);
+  bool printAfter = options->printIRAfterAll || options->printIRAfterChange ||
+                    options->printIRAfterFailure;
+  if (options->printIRBeforeAll || printAfter)
+    mlirPassManagerEnableIRPrinting(
+        pm, options->printIRBeforeAll, printAfter, options->printIRModuleScope,
+        options->printIRAfterChange, options->printIRAfterFailure,
+        driver->printingFlags, mlirStringRefCreate(NULL, 0));
+  if (options->timing)
+    mlirPassManagerEnableTiming(pm);
+}
+
+/// Builds the pass manager from --pass-pipeline or the pass flags. Errors in
+/// the pipeline text come with a caret under the offending column.
+static bool setUpPassManager(Driver *driver) {
+  CoopvecBuffer pipeline = {0};
+  bool ok = buildPipelineText(driver->context, driver->options, &pipeline);
+  if (ok) {
+    // Anchored on builtin.module like mlir-opt (mlirPassManagerCreate would
+    // anchor on "any", and `builtin.module(...)` would then nest).
+    driver->passManager = mlirPassManagerCreateOnOperation(
+        driver->context, mlirStringRefCreateFromCString("builtin.module"));
+    configurePassManager(driver);
+    ok = mlirLogicalResultIsSuccess(coopvecParsePassPipeline(
+        mlirPassManagerGetAsOpPassManager(driver->passManager),
+        mlirStringRefCreate(pipeline.data, pipeline.size),
+        driver->options->verifyEach, printToStderr, NULL));
   }
-  if (file != stdin)
-    fclose(file);
-  *size = length;
-  return data;
+  coopvecBufferFree(&pipeline);
+  return ok;
+}
+
+/// Parses, verifies, transforms and prints one chunk. Returns whether all
+/// of that succeeded.
+static bool runOnText(Driver *driver, const char *text, size_t size) {
+  MlirOperation module =
+      parseModule(driver->context, &driver->diagnostics, text, size);
+  if (mlirOperationIsNull(module))
+    return false;
+  bool ok = mlirLogicalResultIsSuccess(coopvecVerify(module)) &&
+            mlirLogicalResultIsSuccess(
+                mlirPassManagerRunOnOp(driver->passManager, module));
+  if (ok) {
+    mlirOperationPrintWithFlags(module, driver->printingFlags,
+                                coopvecBufferCallback, &driver->output);
+    coopvecBufferAppendStr(&driver->output, "\n");
+  }
+  mlirOperationDestroy(module);
+  return ok;
+}
+
+/// Processes one chunk; with --verify-diagnostics its success is whether the
+/// diagnostics matched the expected-* comments, as in mlir-opt.
+static bool processChunk(Driver *driver, SourceChunk chunk) {
+  CoopvecBuffer text = {0};
+  getPaddedChunk(&driver->source, chunk, &text);
+  DiagEngine *diagnostics = &driver->diagnostics;
+  ExpectationList *expected = NULL;
+  if (driver->options->verifyDiagnostics) {
+    expected = collectExpectations(&driver->source, text.data, text.size);
+    if (!expected) {
+      coopvecBufferFree(&text);
+      return false;
+    }
+    diagnostics->recording = true;
+  }
+  diagnostics->sawError = false;
+  bool ok = runOnText(driver, text.data, text.size);
+  if (expected) {
+    ok = checkExpectations(&driver->source, expected, &diagnostics->recorded);
+    clearDiagList(&diagnostics->recorded);
+    diagnostics->recording = false;
+    freeExpectations(expected);
+  } else {
+    ok = ok && !diagnostics->sawError;
+  }
+  coopvecBufferFree(&text);
+  return ok;
+}
+
+/// A failing chunk does not stop the others, as in mlir-opt.
+static bool processChunks(Driver *driver) {
+  SourceChunk *chunks;
+  size_t numChunks =
+      splitSource(&driver->source, driver->options->splitInputFile, &chunks);
+  bool ok = true;
+  for (size_t i = 0; i < numChunks; ++i) {
+    if (i)
+      coopvecBufferAppendStr(&driver->output, "// -----\n");
+    ok &= processChunk(driver, chunks[i]);
+  }
+  free(chunks);
+  return ok;
+}
+
+/// Writes the output. Like mlir-opt, an -o file is only written on success;
+/// stdout gets whatever was produced.
+static bool writeOutput(const char *path, const CoopvecBuffer *output,
+                        bool succeeded) {
+  if (!path || strcmp(path, "-") == 0) {
+    fwrite(output->data, 1, output->size, stdout);
+    return fflush(stdout) == 0;
+  }
+  if (!succeeded)
+    return true;
+  FILE *file = fopen(path, "wb");
+  if (!file) {
+    fprintf(stderr, "coopvec-opt: error: cannot open output file '%s': %s\n",
+            path, strerror(errno));
+    return false;
+  }
+  bool written = fwrite(output->data, 1, output->size, file) == output->size;
+  if (fclose(file) != 0 || !written) {
+    fprintf(stderr, "coopvec-opt: error: cannot write output file '%s'\n",
+            path);
+    return false;
+  }
+  return true;
+}
+
+static void destroyDriver(Driver *driver) {
+  if (driver->passManager.ptr)
+    mlirPassManagerDestroy(driver->passManager);
+  mlirOpPrintingFlagsDestroy(driver->printingFlags);
+  detachDiagEngine(&driver->diagnostics);
+  mlirContextDestroy(driver->context);
+  coopvecBufferFree(&driver->output);
+  freeSource(&driver->source);
+}
+
+static int runDriver(const DriverOptions *options) {
+  Driver driver = {.options = options};
+  if (!readSource(options->inputPath, &driver.source))
+    return 1;
+  driver.context = mlirContextCreate();
+  attachDiagEngine(&driver.diagnostics, driver.context, &driver.source);
+  driver.printingFlags = createPrintingFlags(options);
+  bool ok = mlirLogicalResultIsSuccess(coopvecSetupContext(driver.context));
+  mlirContextSetAllowUnregisteredDialects(driver.context,
+                                          options->allowUnregisteredDialect);
+  ok = ok && setUpPassManager(&driver);
+  if (ok) {
+    ok = processChunks(&driver);
+    ok &= writeOutput(options->outputPath, &driver.output, ok);
+  }
+  destroyDriver(&driver);
+  return ok ? 0 : 1;
+}
+
+/// --help, --version, --list-passes and --emit-irdl print and exit.
+static bool runInformationalOption(const DriverOptions *options) {
+  if (options->showHelp)
+    printHelp(stdout);
+  else if (options->showVersion)
+    printVersion(stdout);
+  else if (options->listPasses)
+    printPassList(stdout);
+  else if (options->emitIRDL) {
+    MlirStringRef irdl = coopvecGetIRDLSource();
+    fwrite(irdl.data, 1, irdl.length, stdout);
+  } else
+    return false;
+  return true;
 }
 
 int main(int argc, char **argv) {
-  const char *input = "-", *pipeline = NULL;
-  for (int i = 1; i < argc; ++i) {
-    if (strncmp(argv[i], "--pass-pipeline=", 16) == 0)
-      pipeline = argv[i] + 16;
-    else
-      input = argv[i];
-  }
-  size_t size = 0;
-  char *text = readFile(input, &size);
-  if (!text) {
-    fprintf(stderr, "coopvec-opt: cannot read '%s'\n", input);
-    return 1;
-  }
-  MlirContext ctx = mlirContextCreate();
-  coopvecSetupContext(ctx);
-  MlirOperation module = mlirOperationCreateParse(
-      ctx, mlirStringRefCreate(text, size), mlirStringRefCreateFromCString(input));
-  int rc = 1;
-  if (!mlirOperationIsNull(module) &&
-      mlirLogicalResultIsSuccess(coopvecVerify(module))) {
-    // Anchor on builtin.module like mlir-opt: mlirPassManagerCreate anchors
-    // on `any`, under which `builtin.module(...)` would nest instead.
-    MlirPassManager pm = mlirPassManagerCreateOnOperation(
-        ctx, mlirStringRefCreateFromCString("builtin.module"));
-    if (pipeline &&
-        mlirLogicalResultIsFailure(coopvecParsePassPipeline(
-            mlirPassManagerGetAsOpPassManager(pm),
-            mlirStringRefCreateFromCString(pipeline), true, printToFile,
-            stderr))) {
-      rc = 1;
-    } else if (mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module))) {
-      mlirOperationPrint(module, printToFile, stdout);
-      printf("\n");
-      rc = 0;
-    }
-    mlirPassManagerDestroy(pm);
-  }
-  if (!mlirOperationIsNull(module))
-    mlirOperationDestroy(module);
-  mlirContextDestroy(ctx);
-  free(text);
-  return rc;
+  DriverOptions options;
+  int status = 1;
+  if (parseCommandLine(argc, argv, &options))
+    status = runInformationalOption(&options) ? 0 : runDriver(&options);
+  freeCommandLine(&options);
+  return status;
 }
