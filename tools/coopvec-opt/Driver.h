@@ -11,6 +11,7 @@
 #define COOPVEC_TOOLS_COOPVEC_OPT_DRIVER_H
 
 #include "Support/Buffer.h"
+#include "coopvec-c/Target.h"
 
 #include <mlir-c/Diagnostics.h>
 #include <mlir-c/IR.h>
@@ -32,10 +33,13 @@ typedef struct PassFlag {
 } PassFlag;
 
 typedef struct DriverOptions {
-  const char *inputPath;    // "-" for stdin
-  const char *outputPath;   // NULL for stdout
-  const char *passPipeline; // --pass-pipeline, or NULL
-  PassFlag *passFlags;      // in command-line order
+  const char *inputPath;       // "-" for stdin
+  const char *outputPath;      // NULL for stdout
+  const char *passPipeline;    // --pass-pipeline, or NULL
+  CoopvecEmitKind emitKind;    // with emitLLVM: --emit=llvm|asm|obj
+  bool emitLLVM;               // false: --emit=mlir (the default)
+  CoopvecTargetOptions target; // --target-triple/--target-cpu/--opt-level
+  PassFlag *passFlags;         // in command-line order
   size_t numPassFlags;
   bool splitInputFile;
   bool verifyDiagnostics;

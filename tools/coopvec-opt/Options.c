@@ -159,6 +159,67 @@ static bool setInput(DriverOptions *options, const char *path) {
   return true;
 }
 
+/// --emit=mlir|llvm|asm|obj.
+static bool setEmit(DriverOptions *options, const char *value) {
+  static const struct {
+    const char *name;
+    CoopvecEmitKind kind;
+  } kinds[] = {{"llvm", CoopvecEmitLLVMIR},
+               {"asm", CoopvecEmitAssembly},
+               {"obj", CoopvecEmitObject}};
+  options->emitLLVM = false;
+  if (strcmp(value, "mlir") == 0)
+    return true;
+  for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i) {
+    if (strcmp(value, kinds[i].name) == 0) {
+      options->emitLLVM = true;
+      options->emitKind = kinds[i].kind;
+      return true;
+    }
+  }
+  fprintf(stderr,
+          "coopvec-opt: error: invalid --emit value '%s' (expected mlir, "
+          "llvm, asm or obj)\n",
+          value);
+  return false;
+}
+
+static bool setOptLevel(DriverOptions *options, const char *value) {
+  if (value[0] >= '0' && value[0] <= '3' && value[1] == '\0') {
+    options->target.optLevel = value[0] - '0';
+    return true;
+  }
+  fprintf(stderr,
+          "coopvec-opt: error: invalid --opt-level value '%s' (expected 0, "
+          "1, 2 or 3)\n",
+          value);
+  return false;
+}
+
+/// The options that take a value; returns false if `body` is none of them.
+static bool parseValueOption(int argc, char **argv, int *index,
+                             const char *body, DriverOptions *options,
+                             bool *error) {
+  const char *value = NULL;
+  if (takeValue(argc, argv, index, body, "o", &options->outputPath, error) ||
+      takeValue(argc, argv, index, body, "pass-pipeline",
+                &options->passPipeline, error) ||
+      takeValue(argc, argv, index, body, "target-triple",
+                &options->target.triple, error) ||
+      takeValue(argc, argv, index, body, "target-cpu", &options->target.cpu,
+                error))
+    return true;
+  if (takeValue(argc, argv, index, body, "emit", &value, error)) {
+    *error = *error || !setEmit(options, value);
+    return true;
+  }
+  if (takeValue(argc, argv, index, body, "opt-level", &value, error)) {
+    *error = *error || !setOptLevel(options, value);
+    return true;
+  }
+  return false;
+}
+
 /// Handles argv[*index]; returns false on an error (already reported).
 static bool parseArgument(int argc, char **argv, int *index,
                           DriverOptions *options, bool *onlyPositional) {
@@ -171,9 +232,7 @@ static bool parseArgument(int argc, char **argv, int *index,
     return true;
   }
   bool error = false;
-  if (takeValue(argc, argv, index, body, "o", &options->outputPath, &error) ||
-      takeValue(argc, argv, index, body, "pass-pipeline",
-                &options->passPipeline, &error))
+  if (parseValueOption(argc, argv, index, body, options, &error))
     return !error;
   FlagResult flag = setFlag(options, arg, body);
   if (flag == FlagNotOurs)
@@ -184,10 +243,16 @@ static bool parseArgument(int argc, char **argv, int *index,
 bool parseCommandLine(int argc, char **argv, DriverOptions *options) {
   memset(options, 0, sizeof(*options));
   options->verifyEach = true;
+  options->target = coopvecTargetOptionsGetDefault();
   bool onlyPositional = false;
   for (int i = 1; i < argc; ++i)
     if (!parseArgument(argc, argv, &i, options, &onlyPositional))
       return false;
+  if (options->emitLLVM && options->splitInputFile) {
+    fprintf(stderr, "coopvec-opt: error: --emit=llvm/asm/obj produces one "
+                    "module and cannot be combined with --split-input-file\n");
+    return false;
+  }
   if (!options->inputPath)
     options->inputPath = "-";
   return true;
@@ -246,6 +311,17 @@ void printHelp(FILE *stream) {
   printOption(stream, "--pass-pipeline=<pipeline>",
               "Run a textual pipeline, e.g. "
               "'builtin.module(func.func(coopvec-canonicalize),cse)'");
+  printOption(stream, "--emit=<kind>",
+              "Output: mlir (default), llvm (LLVM IR), asm or obj (native "
+              "object file); llvm/asm/obj need LLVM-dialect input, e.g. "
+              "after --coopvec-lower-to-cpu");
+  printOption(stream, "--target-cpu=<cpu>",
+              "CPU for --emit=asm/obj (default: the host CPU and its "
+              "features)");
+  printOption(stream, "--target-triple=<triple>",
+              "Target triple for --emit (default: the host's)");
+  printOption(stream, "--opt-level=<0-3>",
+              "LLVM optimization level for --emit (default: 3)");
   printOption(stream, "--verify-each=<bool>",
               "Verify the IR after every pass (default: true)");
   for (size_t i = 0; i < numFlagInfos; ++i) {

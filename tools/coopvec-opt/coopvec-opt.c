@@ -78,6 +78,11 @@ static bool setUpPassManager(Driver *driver) {
   return ok;
 }
 
+static void printEmitError(MlirStringRef text, void *userData) {
+  (void)userData;
+  fprintf(stderr, "coopvec-opt: error: %.*s\n", (int)text.length, text.data);
+}
+
 /// Parses, verifies, transforms and prints one chunk. Returns whether all
 /// of that succeeded.
 static bool runOnText(Driver *driver, const char *text, size_t size) {
@@ -88,7 +93,11 @@ static bool runOnText(Driver *driver, const char *text, size_t size) {
   bool ok = mlirLogicalResultIsSuccess(coopvecVerify(module)) &&
             mlirLogicalResultIsSuccess(
                 mlirPassManagerRunOnOp(driver->passManager, module));
-  if (ok) {
+  if (ok && driver->options->emitLLVM) {
+    ok = mlirLogicalResultIsSuccess(coopvecEmitLLVM(
+        module, driver->options->emitKind, &driver->options->target,
+        coopvecBufferCallback, &driver->output, printEmitError, NULL));
+  } else if (ok) {
     mlirOperationPrintWithFlags(module, driver->printingFlags,
                                 coopvecBufferCallback, &driver->output);
     coopvecBufferAppendStr(&driver->output, "\n");

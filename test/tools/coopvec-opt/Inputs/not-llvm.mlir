@@ -1,0 +1,3 @@
+func.func @f(%x: !coopvec.vec<4, f32>) {
+  return
+}
