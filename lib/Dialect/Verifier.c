@@ -1,14 +1,18 @@
 //===- Verifier.c - coopvec-verify: what IRDL cannot express --------------===//
 //
-// IRDL checks op names, operand/result counts and the constraint variables
-// it unifies (e.g. matvec's element type). Everything else about coopvec IR
-// is checked here, after parsing and after every pass in coopvec-opt.
+// IRDL checks op names, operand/result counts, attribute presence and the
+// constraint variables it unifies: a variable binds to the first type it
+// matches, so every other use of `%vec = irdl.base @coopvec::@vec` must be
+// that same type, and `irdl.parametric` ties parameters together.
+// Everything else about coopvec IR is checked here (types below, per-op
+// rules in OpRules*.c), after parsing and after every pass in coopvec-opt.
 //
 //===----------------------------------------------------------------------===//
 
 #include "coopvec-c/Coopvec.h"
 
 #include "Dialect/ElementTypes.h"
+#include "Dialect/OpRules.h"
 #include "Dialect/Verifier.h"
 #include "Pass/PassDef.h"
 #include "Support/Buffer.h"
@@ -35,38 +39,82 @@ void coopvecEmitOpError(MlirOperation op, const char *format, ...) {
   coopvecBufferFree(&message);
 }
 
-/// Checks the parameters of a coopvec type used by `op`.
-static bool verifyType(MlirOperation op, MlirType type) {
-  if (coopvecTypeIsAVec(type)) {
-    int64_t size = coopvecVecTypeGetSize(type);
-    if (size < 1) {
-      coopvecEmitOpError(op, "uses a vec type with size %lld; the size must "
-                             "be at least 1",
-                         (long long)size);
-      return false;
-    }
+/// A vec size or matrix dimension must lie in [1, COOPVEC_MAX_DIMENSION].
+static bool checkDimension(MlirOperation op, MlirType type, const char *what,
+                           int64_t value) {
+  if (value >= 1 && value <= COOPVEC_MAX_DIMENSION)
     return true;
-  }
-  if (!coopvecTypeIsAMatrix(type))
+  coopvecEmitOpError(op, "uses %s with %s %lld; it must be between 1 and %d",
+                     coopvecTypeText(type).text, what, (long long)value,
+                     COOPVEC_MAX_DIMENSION);
+  return false;
+}
+
+/// IRDL accepts any integer attribute as a size (`4 : i32`, `4 : index`),
+/// but `vec<4 : i32, f32>` and `vec<4 : i64, f32>` are different types that
+/// no op would accept together. Sizes must be i64, the type a plain `4`
+/// gets and the one coopvecVecTypeGet / coopvecMatrixTypeGet build.
+static bool checkCanonical(MlirOperation op, MlirType type,
+                           MlirType canonical) {
+  if (mlirTypeIsNull(canonical) || mlirTypeEqual(type, canonical))
     return true;
-  int64_t rows = coopvecMatrixTypeGetRows(type);
-  int64_t cols = coopvecMatrixTypeGetCols(type);
-  if (rows < 1 || cols < 1) {
-    coopvecEmitOpError(op, "uses a matrix type of %lld x %lld; both "
-                           "dimensions must be at least 1",
-                       (long long)rows, (long long)cols);
+  coopvecEmitOpError(op,
+                     "uses %s, whose sizes must be i64 integers (write "
+                     "them without a type, as in %s)",
+                     coopvecTypeText(type).text,
+                     coopvecTypeText(canonical).text);
+  return false;
+}
+
+static bool verifyVecType(MlirOperation op, MlirType type) {
+  int64_t size = coopvecVecTypeGetSize(type);
+  MlirType element = coopvecVecTypeGetElementType(type);
+  return checkDimension(op, type, "size", size) &&
+         checkCanonical(
+             op, type,
+             coopvecVecTypeGet(mlirTypeGetContext(type), size, element));
+}
+
+/// The opaque optimal layouts exist only for some element types
+/// (ElementTypes.c).
+static bool checkLayoutLegal(MlirOperation op, MlirType type) {
+  CoopvecLayout layout;
+  if (!coopvecMatrixTypeGetLayout(type, &layout)) {
+    coopvecEmitOpError(op, "uses %s, whose layout is unknown",
+                       coopvecTypeText(type).text);
     return false;
   }
-  CoopvecLayout layout;
-  coopvecMatrixTypeGetLayout(type, &layout);
   const CoopvecElementTypeInfo *element =
       coopvecLookupElementType(coopvecMatrixTypeGetElementType(type));
-  if (element && !(element->legalLayouts & coopvecLayoutBit(layout))) {
-    coopvecEmitOpError(op, "uses a matrix with layout '%s', which is not "
-                           "available for element type %s",
-                       coopvecLayoutGetName(layout), element->name);
+  if (!element || (element->legalLayouts & coopvecLayoutBit(layout)))
+    return true;
+  coopvecEmitOpError(op,
+                     "uses a matrix with layout '%s', which is not "
+                     "available for element type %s",
+                     coopvecLayoutGetName(layout), element->name);
+  return false;
+}
+
+static bool verifyMatrixType(MlirOperation op, MlirType type) {
+  int64_t rows = coopvecMatrixTypeGetRows(type);
+  int64_t cols = coopvecMatrixTypeGetCols(type);
+  if (!checkDimension(op, type, "rows", rows) ||
+      !checkDimension(op, type, "cols", cols) || !checkLayoutLegal(op, type))
     return false;
-  }
+  CoopvecLayout layout;
+  coopvecMatrixTypeGetLayout(type, &layout);
+  return checkCanonical(
+      op, type,
+      coopvecMatrixTypeGet(mlirTypeGetContext(type), rows, cols,
+                           coopvecMatrixTypeGetElementType(type), layout));
+}
+
+/// Checks the parameters of a coopvec type used by `op`.
+static bool verifyType(MlirOperation op, MlirType type) {
+  if (coopvecTypeIsAVec(type))
+    return verifyVecType(op, type);
+  if (coopvecTypeIsAMatrix(type))
+    return verifyMatrixType(op, type);
   return true;
 }
 
@@ -98,10 +146,14 @@ static MlirWalkResult verifyOne(MlirOperation op, void *userData) {
 }
 
 MlirLogicalResult coopvecVerify(MlirOperation op) {
+  // The rules below assume IR that IRDL accepts (operand counts, unified
+  // constraint variables). Parsed IR always is; IR an embedder built with
+  // mlirOperationCreate is not verified yet, so verify it here first.
+  if (!mlirOperationVerify(op))
+    return mlirLogicalResultFailure();
   VerifyState state = {false};
   mlirOperationWalk(op, verifyOne, &state, MlirWalkPreOrder);
-  return state.failed ? mlirLogicalResultFailure()
-                      : mlirLogicalResultSuccess();
+  return state.failed ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
 }
 
 static void runVerify(MlirOperation op, MlirExternalPass pass,
