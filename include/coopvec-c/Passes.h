@@ -35,6 +35,15 @@ COOPVEC_EXPORT void coopvecPassPrintOptions(intptr_t index,
 /// Whether `argument` names a coopvec pass.
 COOPVEC_EXPORT bool coopvecIsPassName(MlirStringRef argument);
 
+/// Registered pipelines (`coopvec-lower-to-cpu`): names that
+/// coopvecParsePassPipeline expands into a list of passes, each with a
+/// one-line description, by index.
+COOPVEC_EXPORT intptr_t coopvecGetNumPipelines(void);
+COOPVEC_EXPORT MlirStringRef coopvecPipelineGetArgument(intptr_t index);
+COOPVEC_EXPORT MlirStringRef coopvecPipelineGetDescription(intptr_t index);
+/// Whether `argument` names a registered coopvec pipeline.
+COOPVEC_EXPORT bool coopvecIsPipelineName(MlirStringRef argument);
+
 /// Creates the coopvec pass named `argument` with `options` (the text
 /// between the braces of `pass{a=1 b=true}`, may be empty). On an unknown
 /// name or a bad option, reports through `errorCallback` and returns a null
@@ -46,7 +55,8 @@ COOPVEC_EXPORT MlirPass coopvecCreatePass(MlirStringRef argument,
 
 /// The semantic verifier: checks what IRDL cannot express.
 COOPVEC_EXPORT MlirPass coopvecCreateVerifyPass(void);
-/// Runs the semantic verifier on `op` directly; diagnostics go to the
+/// Runs the semantic verifier on `op` directly: MLIR's verifier (and so the
+/// IRDL constraints) first, then the coopvec rules. Diagnostics go to the
 /// context's handlers.
 COOPVEC_EXPORT MlirLogicalResult coopvecVerify(MlirOperation op);
 /// coopvec-canonicalize with default options.

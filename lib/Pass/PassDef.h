@@ -50,6 +50,20 @@ typedef struct CoopvecPassDef {
 /// The def whose argument is `argument`, or NULL.
 const CoopvecPassDef *coopvecLookupPassDef(MlirStringRef argument);
 
+/// A registered pipeline (`coopvec-lower-to-cpu`): a name that the pipeline
+/// parser replaces by the pipeline text `expand` appends, as upstream
+/// expands PassPipelineRegistration names. `options` is the text between
+/// the braces of `name{...}` (may be empty).
+typedef struct CoopvecPipelineDef {
+  const char *argument;
+  const char *description;
+  void (*expand)(MlirStringRef options, MlirStringCallback append,
+                 void *userData);
+} CoopvecPipelineDef;
+
+/// The registered pipeline whose argument is `argument`, or NULL.
+const CoopvecPipelineDef *coopvecLookupPipelineDef(MlirStringRef argument);
+
 /// Creates an MlirPass for `def` with `options` text; on a bad option,
 /// reports through `errorCallback` and returns a null pass.
 MlirPass coopvecCreatePassFromDef(const CoopvecPassDef *def,

@@ -16,11 +16,50 @@
 
 extern const CoopvecPassDef coopvecVerifyPassDef;
 extern const CoopvecPassDef coopvecCanonicalizePassDef;
+extern const CoopvecPassDef coopvecConvertToVectorPassDef;
 
 static const CoopvecPassDef *const passDefs[] = {
     &coopvecVerifyPassDef,
     &coopvecCanonicalizePassDef,
+    &coopvecConvertToVectorPassDef,
 };
+
+extern const CoopvecPipelineDef coopvecLowerToCPUPipelineDef;
+
+static const CoopvecPipelineDef *const pipelineDefs[] = {
+    &coopvecLowerToCPUPipelineDef,
+};
+
+static const intptr_t numPipelineDefs =
+    (intptr_t)(sizeof(pipelineDefs) / sizeof(pipelineDefs[0]));
+
+intptr_t coopvecGetNumPipelines(void) { return numPipelineDefs; }
+
+static const CoopvecPipelineDef *pipelineAt(intptr_t index) {
+  return index >= 0 && index < numPipelineDefs ? pipelineDefs[index] : NULL;
+}
+
+MlirStringRef coopvecPipelineGetArgument(intptr_t index) {
+  const CoopvecPipelineDef *def = pipelineAt(index);
+  return mlirStringRefCreateFromCString(def ? def->argument : "");
+}
+
+MlirStringRef coopvecPipelineGetDescription(intptr_t index) {
+  const CoopvecPipelineDef *def = pipelineAt(index);
+  return mlirStringRefCreateFromCString(def ? def->description : "");
+}
+
+const CoopvecPipelineDef *coopvecLookupPipelineDef(MlirStringRef argument) {
+  for (intptr_t i = 0; i < numPipelineDefs; ++i)
+    if (strlen(pipelineDefs[i]->argument) == argument.length &&
+        strncmp(pipelineDefs[i]->argument, argument.data, argument.length) == 0)
+      return pipelineDefs[i];
+  return NULL;
+}
+
+bool coopvecIsPipelineName(MlirStringRef argument) {
+  return coopvecLookupPipelineDef(argument) != NULL;
+}
 
 static const intptr_t numPassDefs =
     (intptr_t)(sizeof(passDefs) / sizeof(passDefs[0]));

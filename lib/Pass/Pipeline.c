@@ -160,6 +160,32 @@ static void addPass(PipelineParser *parser, MlirOpPassManager pm,
 static void parsePipeline(PipelineParser *parser, MlirOpPassManager pm,
                           char terminator);
 
+/// Expands a registered pipeline (CoopvecPipelineDef) and parses the
+/// expansion into `pm`; an error in it is reported at the pipeline's name.
+static void addRegisteredPipeline(PipelineParser *parser, MlirOpPassManager pm,
+                                  size_t nameStart,
+                                  const CoopvecPipelineDef *def,
+                                  MlirStringRef options) {
+  CoopvecBuffer text = {0}, error = {0};
+  def->expand(options, coopvecBufferCallback, &text);
+  PipelineParser expanded = {coopvecBufferStr(&text), text.size, 0,
+                             parser->verifyEach, collectUpstreamError, &error,
+                             false};
+  parsePipeline(&expanded, pm, '\0');
+  if (expanded.failed) {
+    // Keep the message of "pass pipeline:1:N: error: <message>\n...".
+    const char *message = strstr(coopvecBufferStr(&error), "error: ");
+    message = message ? message + strlen("error: ") : "invalid pipeline";
+    CoopvecBuffer report = {0};
+    coopvecBufferAppendf(&report, "in pipeline '%s': %.*s", def->argument,
+                         (int)strcspn(message, "\n"), message);
+    reportAt(parser, nameStart, coopvecBufferStr(&report));
+    coopvecBufferFree(&report);
+  }
+  coopvecBufferFree(&text);
+  coopvecBufferFree(&error);
+}
+
 static void parseElement(PipelineParser *parser, MlirOpPassManager pm) {
   skipSpace(parser);
   size_t nameStart = parser->pos;
@@ -177,7 +203,11 @@ static void parseElement(PipelineParser *parser, MlirOpPassManager pm) {
   if (hasOptions && !readOptions(parser, &options))
     return;
   if (!atChar(parser, '(')) {
-    addPass(parser, pm, nameStart, name, options, hasOptions);
+    const CoopvecPipelineDef *registered = coopvecLookupPipelineDef(name);
+    if (registered)
+      addRegisteredPipeline(parser, pm, nameStart, registered, options);
+    else
+      addPass(parser, pm, nameStart, name, options, hasOptions);
     return;
   }
   if (hasOptions) {

@@ -293,6 +293,15 @@ static void printCoopvecPasses(FILE *stream, const char *prefix,
   }
 }
 
+static void printCoopvecPipelines(FILE *stream, const char *prefix) {
+  for (intptr_t i = 0; i < coopvecGetNumPipelines(); ++i) {
+    MlirStringRef argument = coopvecPipelineGetArgument(i);
+    MlirStringRef description = coopvecPipelineGetDescription(i);
+    fprintf(stream, "  %s%.*s\n      %.*s\n", prefix, (int)argument.length,
+            argument.data, (int)description.length, description.data);
+  }
+}
+
 static void printOption(FILE *stream, const char *spelling, const char *help) {
   fprintf(stream, "  %-30s %s\n", spelling, help);
 }
@@ -334,6 +343,10 @@ void printHelp(FILE *stream) {
         "--<pass>=\"key=value ...\"):\n",
         stream);
   printCoopvecPasses(stream, "--", "        ");
+  fputs("\nCOOPVEC PIPELINES (flags too; options are passed to the passes "
+        "they run):\n",
+        stream);
+  printCoopvecPipelines(stream, "--");
   fputs(
       "\nUPSTREAM PASSES:\n"
       "  Every registered MLIR pass or pass pipeline is accepted the same\n"
@@ -353,6 +366,8 @@ void printVersion(FILE *stream) {
 void printPassList(FILE *stream) {
   fputs("coopvec passes:\n", stream);
   printCoopvecPasses(stream, "", "      ");
+  fputs("coopvec pipelines:\n", stream);
+  printCoopvecPipelines(stream, "");
 }
 
 //===----------------------------------------------------------------------===//
@@ -386,7 +401,8 @@ static bool isUpstreamPass(MlirContext ctx, MlirStringRef name) {
 
 static bool checkPassFlag(MlirContext ctx, const PassFlag *flag) {
   MlirStringRef name = mlirStringRefCreate(flag->name, flag->nameLength);
-  if (name.length && (coopvecIsPassName(name) || isUpstreamPass(ctx, name)))
+  if (name.length && (coopvecIsPassName(name) || coopvecIsPipelineName(name) ||
+                      isUpstreamPass(ctx, name)))
     return true;
   fprintf(stderr,
           "coopvec-opt: error: unknown option '%s'\n"

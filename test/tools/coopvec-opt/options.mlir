@@ -15,6 +15,8 @@
 // HELP: COOPVEC PASSES
 // HELP-DAG: --coopvec-verify
 // HELP-DAG: --coopvec-canonicalize
+// HELP-DAG: --convert-coopvec-to-vector
+// HELP-DAG: --coopvec-lower-to-cpu
 // HELP: UPSTREAM PASSES
 // HELP: EXIT STATUS
 
@@ -22,6 +24,8 @@
 // LIST: coopvec passes:
 // LIST-DAG: {{^}}  coopvec-verify
 // LIST-DAG: {{^}}  coopvec-canonicalize
+// LIST-DAG: {{^}}  convert-coopvec-to-vector
+// LIST-DAG: {{^}}  coopvec-lower-to-cpu
 
 // RUN: coopvec-opt --version | FileCheck %s --check-prefix=VERSION
 // VERSION: coopvec-opt version {{[0-9]+\.[0-9]+\.[0-9]+}} (MLIR 22.
