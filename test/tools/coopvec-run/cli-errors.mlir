@@ -1,0 +1,79 @@
+// Command-line and signature errors: one clear message, exit code 1.
+
+// RUN: not coopvec-run %s --entry=nope 2>&1 | FileCheck %s --check-prefix=ENTRY
+// ENTRY: coopvec-run: error: no function @nope; available: @scale, @unsupported, @offsets, @written
+
+// RUN: not coopvec-run %s 2>&1 | FileCheck %s --check-prefix=NOENTRY
+// NOENTRY: coopvec-run: error: no --entry
+// NOENTRY-NEXT: usage: coopvec-run FILE --entry=NAME
+
+// RUN: not coopvec-run %s --entry=scale --bogus 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: coopvec-run: error: unknown option '--bogus'
+
+// RUN: not coopvec-run %s --entry=scale --batch=0 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BATCH
+// BATCH: coopvec-run: error: invalid value in '--batch=0'
+
+// RUN: not coopvec-run %t.missing.mlir --entry=scale 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NOFILE
+// NOFILE: coopvec-run: error: {{.*}}missing.mlir: cannot open: No such file or directory
+
+// RUN: not coopvec-run %s --entry=unsupported --random 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=TYPE
+// TYPE: coopvec-run: error: argument #0 has type memref<4x4xf32>, which coopvec-run cannot pass
+
+// The size of a dynamic memref comes from its uses; an offset that is a
+// function argument is known once that argument is (random index
+// arguments are 0).
+// RUN: coopvec-run %s --entry=offsets --batch=2 --random --reference \
+// RUN:   --save-inputs=%t.offsets
+// RUN: coopvec-run %s --entry=offsets --batch=2 --random --reference \
+// RUN:   --memref-size=0:40 --save-inputs=%t.sized
+// RUN: not coopvec-run %s --entry=offsets --batch=2 --random --reference \
+// RUN:   --memref-size=0:20 2>&1 | FileCheck %s --check-prefix=SMALL
+// SMALL: coopvec-run: error: --memref-size=0:20 is smaller than the 21 elements the function accesses
+// RUN: not coopvec-run %s --entry=offsets --batch=2 --random --reference \
+// RUN:   --memref-size=1:20 2>&1 | FileCheck %s --check-prefix=NOTMEMREF
+// NOTMEMREF: coopvec-run: error: --memref-size=1:...: argument #1 of @offsets is not a memref
+// A file that is too small for what the function reads is refused before
+// anything runs out of bounds.
+// RUN: not coopvec-run %s --entry=offsets --batch=2 --reference \
+// RUN:   --arg=%t.sized0.npy --arg=%t.offsets1.npy --arg=%t.offsets0.npy \
+// RUN:   2>&1 | FileCheck %s --check-prefix=FIT
+// FIT: coopvec-run: error: {{.*}}offsets0.npy: argument #2 (memref<?xf32>) has 21 elements, but the function accesses 33
+
+// RUN: not coopvec-run %s --entry=written --batch=2 --random 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=DERIVE
+// DERIVE: coopvec-run: error: cannot derive the size of argument #0 (memref<?xf32>) from its uses (an offset is not a constant); pass --memref-size=0:SIZE
+
+func.func @scale(%x: !coopvec.vec<3, f32>, %s: f32) -> !coopvec.vec<3, f32> {
+  %y = "coopvec.mul"(%x, %s) : (!coopvec.vec<3, f32>, f32) -> !coopvec.vec<3, f32>
+  return %y : !coopvec.vec<3, f32>
+}
+
+func.func @unsupported(%m: memref<4x4xf32>) {
+  return
+}
+
+// Reads w[0, 21) (a 7x3 matrix) and w[off, off + 7); writes v[12, 33).
+func.func @offsets(%w: memref<?xf32>, %off: index, %v: memref<?xf32>) {
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<7, 3, f32, "row_major">
+  %b = "coopvec.load"(%w, %off) : (memref<?xf32>, index) -> !coopvec.vec<7, f32>
+  %x = "coopvec.load"(%w, %off) : (memref<?xf32>, index) -> !coopvec.vec<3, f32>
+  %y = "coopvec.matvec"(%A, %x, %b) : (!coopvec.matrix<7, 3, f32, "row_major">, !coopvec.vec<3, f32>, !coopvec.vec<7, f32>) -> !coopvec.vec<7, f32>
+  %c12 = arith.constant 12 : index
+  "coopvec.reduce_sum_accumulate"(%y, %v, %c12) : (!coopvec.vec<7, f32>, memref<?xf32>, index) -> ()
+  "coopvec.reduce_sum_accumulate"(%y, %v, %c12) : (!coopvec.vec<7, f32>, memref<?xf32>, index) -> ()
+  %c26 = arith.constant 26 : index
+  "coopvec.store"(%y, %v, %c26) : (!coopvec.vec<7, f32>, memref<?xf32>, index) -> ()
+  return
+}
+
+// The store offset is computed: no size can be derived.
+func.func @written(%v: memref<?xf32>, %x: !coopvec.vec<2, f32>) {
+  %c1 = arith.constant 1 : index
+  %i = arith.addi %c1, %c1 : index
+  "coopvec.store"(%x, %v, %i) : (!coopvec.vec<2, f32>, memref<?xf32>, index) -> ()
+  return
+}

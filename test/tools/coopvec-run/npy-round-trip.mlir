@@ -1,0 +1,81 @@
+// Inputs and outputs as .npy files, through the reference interpreter
+// (--reference) so that only the file handling is under test.
+
+// Random inputs saved with --save-inputs and read back with --arg give the
+// same results.
+// RUN: rm -rf %t && mkdir %t
+// RUN: coopvec-run %s --entry=layer --batch=4 --random --seed=7 --reference \
+// RUN:   --save-inputs=%t/in --print > %t/random.txt
+// RUN: coopvec-run %s --entry=layer --batch=4 --arg=%t/in0.npy \
+// RUN:   --arg=%t/in1.npy --arg=%t/in2.npy --reference --print > %t/files.txt
+// RUN: diff %t/random.txt %t/files.txt
+// RUN: FileCheck %s --check-prefix=LAYER < %t/files.txt
+// LAYER: result 0: f32, shape (4, 5)
+// LAYER-NEXT: [0] {{.*}}
+// LAYER: [3] {{.*}}
+// LAYER: argument 1 (written): f32, shape (20,)
+
+// Another seed gives other numbers.
+// RUN: coopvec-run %s --entry=layer --batch=4 --random --seed=8 --reference \
+// RUN:   --print > %t/seed8.txt
+// RUN: not diff %t/random.txt %t/seed8.txt
+
+// --out writes results as PREFIX<k>.npy and written memrefs as
+// PREFIX_arg<i>.npy; a result file is a valid input of the same shape.
+// RUN: coopvec-run %s --entry=layer --batch=4 --arg=%t/in0.npy \
+// RUN:   --arg=%t/in1.npy --arg=%t/in2.npy --reference --out=%t/out
+// RUN: coopvec-run %s --entry=identity --batch=4 --arg=%t/out0.npy \
+// RUN:   --reference --print > %t/identity.txt
+// RUN: head -n 5 %t/files.txt | diff - %t/identity.txt
+// RUN: not ls %t/out_arg0.npy
+// RUN: coopvec-run %s --entry=sum --batch=1 --arg=%t/out_arg1.npy \
+// RUN:   --reference --print | FileCheck %s --check-prefix=GRAD
+// GRAD: result 0: f32, shape (1, 1)
+
+// -o DIR is --out=DIR/result.
+// RUN: coopvec-run %s --entry=layer --batch=4 --random --reference -o %t
+// RUN: ls %t/result0.npy %t/result_arg1.npy
+
+// Conversions: an '<f8' file feeds an f32 argument (rounded to nearest
+// even), an '<f2' file an f32 one (exact); f32 data for an f16 argument
+// would round silently and is refused.
+// RUN: coopvec-run %s --entry=widths --batch=3 --random --reference \
+// RUN:   --save-inputs=%t/w
+// RUN: coopvec-run %s --entry=identity --batch=3 --arg=%t/w0.npy --reference \
+// RUN:   --print | FileCheck %s --check-prefix=WIDEN
+// WIDEN: result 0: f32, shape (3, 5)
+// RUN: coopvec-run %s --entry=scalar32 --arg=%t/w2.npy --reference --print \
+// RUN:   | FileCheck %s --check-prefix=NARROW
+// NARROW: result 0: f32, shape (1, 1)
+// RUN: not coopvec-run %s --entry=widths --batch=3 --arg=%t/w1.npy \
+// RUN:   --arg=%t/w1.npy --arg=%t/w2.npy --reference 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=LOSSY
+// LOSSY: error: {{.*}}w1.npy: argument #0 (!coopvec.vec<5 : i64, f16>) expects dtype '<f2', got '<f4'
+
+func.func @layer(%x: !coopvec.vec<3, f32>, %w: memref<?xf32>, %zero: f32) -> !coopvec.vec<5, f32> {
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<5, 3, f32, "row_major">
+  %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<5, 3, f32, "row_major">, !coopvec.vec<3, f32>) -> !coopvec.vec<5, f32>
+  %r = "coopvec.max"(%y, %zero) : (!coopvec.vec<5, f32>, f32) -> !coopvec.vec<5, f32>
+  %c15 = arith.constant 15 : index
+  "coopvec.reduce_sum_accumulate"(%r, %w, %c15) : (!coopvec.vec<5, f32>, memref<?xf32>, index) -> ()
+  return %r : !coopvec.vec<5, f32>
+}
+
+func.func @identity(%x: !coopvec.vec<5, f32>) -> !coopvec.vec<5, f32> {
+  return %x : !coopvec.vec<5, f32>
+}
+
+func.func @sum(%w: memref<20xf32>) -> !coopvec.vec<1, f32> {
+  %c0 = arith.constant 0 : index
+  %v = "coopvec.load"(%w, %c0) : (memref<20xf32>, index) -> !coopvec.vec<1, f32>
+  return %v : !coopvec.vec<1, f32>
+}
+
+func.func @widths(%h: !coopvec.vec<5, f16>, %f: !coopvec.vec<5, f32>, %d: f64) {
+  return
+}
+
+func.func @scalar32(%s: f32) -> !coopvec.vec<1, f32> {
+  %v = "coopvec.splat"(%s) : (f32) -> !coopvec.vec<1, f32>
+  return %v : !coopvec.vec<1, f32>
+}

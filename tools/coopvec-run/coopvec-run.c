@@ -1,0 +1,450 @@
+//===- coopvec-run.c - Run coopvec functions with the CPU JIT -------------===//
+//
+// coopvec-run FILE --entry=NAME --batch=N [--arg=X.npy ...] [--random]
+//   [--check] [--out=PREFIX] ...   (docs/coopvec-run.md)
+//
+// Lowers a clone of FILE with coopvec-lower-to-cpu, JIT-compiles it, runs
+// NAME_batched for N threads on .npy (or random) inputs, writes the outputs
+// as .npy, and with --check compares them with the reference interpreter
+// run on the original module.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Runner.h"
+
+#include "coopvec-c/Coopvec.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/Diagnostics.h>
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void runError(const char *format, ...) {
+  va_list args;
+  va_start(args, format);
+  fprintf(stderr, "coopvec-run: error: ");
+  vfprintf(stderr, format, args);
+  fprintf(stderr, "\n");
+  va_end(args);
+}
+
+void runCollectMessage(MlirStringRef text, void *userData) {
+  char *message = userData;
+  size_t used = strlen(message);
+  size_t room = 511 - used;
+  size_t length = text.length < room ? text.length : room;
+  memcpy(message + used, text.data, length);
+  message[used + length] = '\0';
+}
+
+static const char kUsage[] =
+    "usage: coopvec-run FILE --entry=NAME [--batch=N] [--arg=X.npy ...]\n"
+    "         [--random [--seed=S] [--memref-size=INDEX:SIZE ...]]\n"
+    "         [--out=PREFIX | -o DIR] [--save-inputs=PREFIX] [--print]\n"
+    "         [--check [--rtol=R] [--atol=A]] [--reference] [--time]\n"
+    "         [--lanes=L] [--pipeline=PIPELINE] [--lowered=FILE]\n"
+    "         [--shared-lib=PATH ...]\n";
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+static bool parseInt(const char *text, int64_t *value) {
+  char *end;
+  errno = 0;
+  long long parsed = strtoll(text, &end, 10);
+  if (errno || end == text || *end)
+    return false;
+  *value = parsed;
+  return true;
+}
+
+static bool parseDouble(const char *text, double *value) {
+  char *end;
+  errno = 0;
+  *value = strtod(text, &end);
+  return !errno && end != text && !*end && *value >= 0;
+}
+
+/// --memref-size=INDEX:SIZE
+static bool parseMemRefSize(const char *text, Options *options) {
+  const char *colon = strchr(text, ':');
+  char index[32];
+  if (!colon || (size_t)(colon - text) >= sizeof(index))
+    return false;
+  memcpy(index, text, (size_t)(colon - text));
+  index[colon - text] = '\0';
+  int64_t *spec = options->memrefSizeSpecs[options->numMemrefSizeSpecs];
+  if (!parseInt(index, &spec[0]) || !parseInt(colon + 1, &spec[1]) ||
+      spec[0] < 0 || spec[1] < 0)
+    return false;
+  ++options->numMemrefSizeSpecs;
+  return true;
+}
+
+/// Returns the value of `--name=value` in `arg`, or NULL.
+static const char *valueOf(const char *arg, const char *name) {
+  size_t length = strlen(name);
+  return strncmp(arg, name, length) == 0 && arg[length] == '='
+             ? arg + length + 1
+             : NULL;
+}
+
+static bool parseFlag(const char *arg, Options *options) {
+  if (strcmp(arg, "--random") == 0)
+    options->random = true;
+  else if (strcmp(arg, "--check") == 0)
+    options->check = true;
+  else if (strcmp(arg, "--reference") == 0)
+    options->reference = true;
+  else if (strcmp(arg, "--print") == 0)
+    options->print = true;
+  else if (strcmp(arg, "--time") == 0)
+    options->time = true;
+  else
+    return false;
+  return true;
+}
+
+/// Parses one `--name=value` option; false if `arg` is not one or its value
+/// is invalid (`*known` tells which).
+static bool parseValued(const char *arg, Options *options, bool *known) {
+  const char *value;
+  *known = true;
+  int64_t seed;
+  if ((value = valueOf(arg, "--entry")))
+    options->entry = value;
+  else if ((value = valueOf(arg, "--batch")))
+    return parseInt(value, &options->batch) && options->batch >= 1 &&
+           options->batch <= INT32_MAX;
+  else if ((value = valueOf(arg, "--arg")))
+    options->argPaths[options->numArgPaths++] = value;
+  else if ((value = valueOf(arg, "--seed"))) {
+    if (!parseInt(value, &seed))
+      return false;
+    options->seed = (uint64_t)seed;
+  } else if ((value = valueOf(arg, "--memref-size")))
+    return parseMemRefSize(value, options);
+  else if ((value = valueOf(arg, "--out")))
+    options->outPrefix = value;
+  else if ((value = valueOf(arg, "--save-inputs")))
+    options->saveInputsPrefix = value;
+  else if ((value = valueOf(arg, "--lowered")))
+    options->loweredPath = value;
+  else if ((value = valueOf(arg, "--pipeline")))
+    options->pipeline = value;
+  else if ((value = valueOf(arg, "--shared-lib"))) {
+    if (options->numSharedLibs == 8)
+      return false;
+    options->sharedLibs[options->numSharedLibs++] = value;
+  } else if ((value = valueOf(arg, "--lanes")))
+    return parseInt(value, &options->lanes) && options->lanes >= 1;
+  else if ((value = valueOf(arg, "--rtol"))) {
+    options->hasRtol = true;
+    return parseDouble(value, &options->rtol);
+  } else if ((value = valueOf(arg, "--atol"))) {
+    options->hasAtol = true;
+    return parseDouble(value, &options->atol);
+  } else
+    *known = false;
+  return *known;
+}
+
+static bool parseArg(int argc, char **argv, int *i, Options *options,
+                     char *outDirPrefix) {
+  const char *arg = argv[*i];
+  bool known;
+  if (parseFlag(arg, options) || parseValued(arg, options, &known))
+    return true;
+  if (known) {
+    runError("invalid value in '%s'", arg);
+    return false;
+  }
+  if (strcmp(arg, "-o") == 0 && *i + 1 < argc) {
+    // -o DIR writes DIR/result<k>.npy and DIR/result_arg<i>.npy.
+    snprintf(outDirPrefix, 4096, "%s/result", argv[++*i]);
+    options->outPrefix = outDirPrefix;
+    return true;
+  }
+  if (arg[0] == '-' && arg[1] != '\0') {
+    runError("unknown option '%s'\n%s", arg, kUsage);
+    return false;
+  }
+  if (options->inputPath) {
+    runError("more than one input file ('%s' and '%s')", options->inputPath,
+             arg);
+    return false;
+  }
+  options->inputPath = arg;
+  return true;
+}
+
+typedef enum ParseStatus { ParseOk, ParseHelp, ParseError } ParseStatus;
+
+static ParseStatus parseOptions(int argc, char **argv, Options *options,
+                                char *outDirPrefix) {
+  memset(options, 0, sizeof(*options));
+  options->batch = 1;
+  options->argPaths = calloc((size_t)argc, sizeof(char *));
+  options->memrefSizeSpecs = calloc((size_t)argc, sizeof(int64_t[2]));
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--help") == 0) {
+      printf("%s", kUsage);
+      return ParseHelp;
+    }
+    if (!parseArg(argc, argv, &i, options, outDirPrefix))
+      return ParseError;
+  }
+  if (!options->inputPath || !options->entry) {
+    runError("%s\n%s", !options->inputPath ? "no input file" : "no --entry",
+             kUsage);
+    return ParseError;
+  }
+  return ParseOk;
+}
+
+static void freeOptions(Options *options) {
+  free(options->argPaths);
+  free(options->memrefSizeSpecs);
+  free(options->memrefSizes);
+}
+
+/// Expands the --memref-size pairs into one entry per argument.
+static MlirLogicalResult expandMemRefSizes(Options *options,
+                                           const Signature *signature) {
+  options->memrefSizes =
+      malloc(((size_t)signature->numArgs + 1) * sizeof(int64_t));
+  for (intptr_t i = 0; i < signature->numArgs; ++i)
+    options->memrefSizes[i] = -1;
+  for (int i = 0; i < options->numMemrefSizeSpecs; ++i) {
+    int64_t index = options->memrefSizeSpecs[i][0];
+    if (index >= signature->numArgs ||
+        signature->args[index].kind != ArgKindMemRef) {
+      runError("--memref-size=%lld:...: argument #%lld of @%s is not a memref",
+               (long long)index, (long long)index, options->entry);
+      return mlirLogicalResultFailure();
+    }
+    options->memrefSizes[index] = options->memrefSizeSpecs[i][1];
+  }
+  return mlirLogicalResultSuccess();
+}
+
+//===----------------------------------------------------------------------===//
+// Diagnostics and the module
+//===----------------------------------------------------------------------===//
+
+static void printToStderr(MlirStringRef text, void *userData) {
+  (void)userData;
+  fwrite(text.data, 1, text.length, stderr);
+}
+
+static const char *severityName(MlirDiagnosticSeverity severity) {
+  switch (severity) {
+  case MlirDiagnosticError:
+    return "error";
+  case MlirDiagnosticWarning:
+    return "warning";
+  case MlirDiagnosticNote:
+    return "note";
+  default:
+    return "remark";
+  }
+}
+
+/// Prints `file:line:col: severity: message`, like mlir-opt.
+static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
+                                         void *userData) {
+  (void)userData;
+  MlirLocation location = mlirDiagnosticGetLocation(diagnostic);
+  if (mlirLocationIsAFileLineColRange(location)) {
+    MlirStringRef file =
+        mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(location));
+    fprintf(stderr, "%.*s:%d:%d: ", (int)file.length, file.data,
+            mlirLocationFileLineColRangeGetStartLine(location),
+            mlirLocationFileLineColRangeGetStartColumn(location));
+  }
+  fprintf(stderr, "%s: ", severityName(mlirDiagnosticGetSeverity(diagnostic)));
+  mlirDiagnosticPrint(diagnostic, printToStderr, NULL);
+  fprintf(stderr, "\n");
+  return mlirLogicalResultSuccess();
+}
+
+static bool isFuncNamed(MlirOperation op, MlirStringRef name) {
+  if (!mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(op)),
+                          mlirStringRefCreateFromCString("func.func")))
+    return false;
+  MlirAttribute symbol = mlirOperationGetAttributeByName(
+      op, mlirSymbolTableGetSymbolAttributeName());
+  return !mlirAttributeIsNull(symbol) &&
+         (name.length == 0 ||
+          mlirStringRefEqual(mlirStringAttrGetValue(symbol), name));
+}
+
+/// Finds func.func @entry at the top level; lists the functions otherwise.
+static MlirOperation findEntry(MlirModule module, const char *entry) {
+  MlirBlock body = mlirModuleGetBody(module);
+  MlirStringRef name = mlirStringRefCreateFromCString(entry);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (isFuncNamed(op, name))
+      return op;
+  fprintf(stderr, "coopvec-run: error: no function @%s; available:", entry);
+  int count = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!isFuncNamed(op, mlirStringRefCreate(NULL, 0)))
+      continue;
+    MlirStringRef symbol =
+        mlirStringAttrGetValue(mlirOperationGetAttributeByName(
+            op, mlirSymbolTableGetSymbolAttributeName()));
+    fprintf(stderr, "%s @%.*s", count++ ? "," : "", (int)symbol.length,
+            symbol.data);
+  }
+  fprintf(stderr, "%s\n", count ? "" : " (none)");
+  return (MlirOperation){NULL};
+}
+
+//===----------------------------------------------------------------------===//
+// Running
+//===----------------------------------------------------------------------===//
+
+static MlirLogicalResult saveArrays(const char *prefix, const char *infix,
+                                    const CoopvecNpyArray *arrays,
+                                    intptr_t count, const ValueInfo *infos,
+                                    bool onlyWritten) {
+  char path[4096];
+  for (intptr_t i = 0; i < count; ++i) {
+    if (onlyWritten && !infos[i].written)
+      continue;
+    snprintf(path, sizeof(path), "%s%s%ld.npy", prefix, infix, (long)i);
+    if (mlirLogicalResultIsFailure(arraySave(path, &arrays[i])))
+      return mlirLogicalResultFailure();
+  }
+  return mlirLogicalResultSuccess();
+}
+
+static MlirLogicalResult emitOutputs(const Options *options,
+                                     const Signature *signature,
+                                     const CoopvecNpyArray *inputs,
+                                     const CoopvecNpyArray *results) {
+  char title[64];
+  for (intptr_t i = 0; options->print && i < signature->numResults; ++i) {
+    snprintf(title, sizeof(title), "result %ld", (long)i);
+    printArrayText(title, &results[i]);
+  }
+  for (intptr_t i = 0; options->print && i < signature->numArgs; ++i) {
+    snprintf(title, sizeof(title), "argument %ld (written)", (long)i);
+    if (signature->args[i].written)
+      printArrayText(title, &inputs[i]);
+  }
+  if (!options->outPrefix)
+    return mlirLogicalResultSuccess();
+  if (mlirLogicalResultIsFailure(saveArrays(options->outPrefix, "", results,
+                                            signature->numResults,
+                                            signature->results, false)))
+    return mlirLogicalResultFailure();
+  return saveArrays(options->outPrefix, "_arg", inputs, signature->numArgs,
+                    signature->args, true);
+}
+
+/// Runs with prepared inputs; returns the exit code.
+static int execute(const Options *options, MlirModule module,
+                   const Signature *signature, CoopvecNpyArray *inputs,
+                   CoopvecNpyArray *initialInputs, CoopvecNpyArray *results) {
+  if (options->saveInputsPrefix &&
+      mlirLogicalResultIsFailure(saveArrays(options->saveInputsPrefix, "",
+                                            inputs, signature->numArgs,
+                                            signature->args, false)))
+    return 1;
+  if (options->check)
+    for (intptr_t i = 0; i < signature->numArgs; ++i)
+      arrayCopy(&inputs[i], &initialInputs[i]);
+  outputsAllocate(options, signature, results);
+  MlirLogicalResult ran =
+      options->reference
+          ? interpretRun(options, module, signature, inputs, results)
+          : jitRun(options, module, signature, inputs, results);
+  if (mlirLogicalResultIsFailure(ran) ||
+      mlirLogicalResultIsFailure(
+          emitOutputs(options, signature, inputs, results)))
+    return 1;
+  bool passed = true;
+  if (options->check &&
+      mlirLogicalResultIsFailure(checkAgainstInterpreter(
+          options, module, signature, initialInputs, inputs, results, &passed)))
+    return 1;
+  return passed ? 0 : 1;
+}
+
+static int runEntry(Options *options, MlirModule module, MlirOperation func) {
+  Signature signature;
+  if (mlirLogicalResultIsFailure(signatureInit(&signature, func)) ||
+      mlirLogicalResultIsFailure(expandMemRefSizes(options, &signature))) {
+    signatureDestroy(&signature);
+    return 1;
+  }
+  size_t numArgs = (size_t)signature.numArgs + 1;
+  size_t numResults = (size_t)signature.numResults + 1;
+  CoopvecNpyArray *inputs = calloc(numArgs, sizeof(CoopvecNpyArray));
+  CoopvecNpyArray *initialInputs = calloc(numArgs, sizeof(CoopvecNpyArray));
+  CoopvecNpyArray *results = calloc(numResults, sizeof(CoopvecNpyArray));
+  int rc = 1;
+  if (mlirLogicalResultIsSuccess(inputsPrepare(options, &signature, inputs)))
+    rc = execute(options, module, &signature, inputs, initialInputs, results);
+  for (size_t i = 0; i < numArgs; ++i) {
+    coopvecNpyArrayDestroy(&inputs[i]);
+    coopvecNpyArrayDestroy(&initialInputs[i]);
+  }
+  for (size_t i = 0; i < numResults; ++i)
+    coopvecNpyArrayDestroy(&results[i]);
+  free(inputs);
+  free(initialInputs);
+  free(results);
+  signatureDestroy(&signature);
+  return rc;
+}
+
+static int runFile(Options *options, MlirContext ctx) {
+  FILE *probe = fopen(options->inputPath, "rb");
+  if (!probe) {
+    runError("%s: cannot open: %s", options->inputPath, strerror(errno));
+    return 1;
+  }
+  fclose(probe);
+  MlirModule module = mlirModuleCreateParseFromFile(
+      ctx, mlirStringRefCreateFromCString(options->inputPath));
+  if (mlirModuleIsNull(module))
+    return 1;
+  int rc = 1;
+  if (mlirLogicalResultIsSuccess(
+          coopvecVerify(mlirModuleGetOperation(module)))) {
+    MlirOperation func = findEntry(module, options->entry);
+    if (!mlirOperationIsNull(func))
+      rc = runEntry(options, module, func);
+  }
+  mlirModuleDestroy(module);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  Options options;
+  char outDirPrefix[4096];
+  ParseStatus parsed = parseOptions(argc, argv, &options, outDirPrefix);
+  if (parsed != ParseOk) {
+    freeOptions(&options);
+    return parsed == ParseHelp ? 0 : 1;
+  }
+  MlirContext ctx = mlirContextCreate();
+  int rc = 1;
+  if (mlirLogicalResultIsSuccess(coopvecSetupContext(ctx))) {
+    mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
+    rc = runFile(&options, ctx);
+  }
+  mlirContextDestroy(ctx);
+  freeOptions(&options);
+  return rc;
+}
