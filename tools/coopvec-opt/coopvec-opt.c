@@ -155,7 +155,7 @@ static bool processChunks(Driver *driver) {
 static bool writeOutput(const char *path, const CoopvecBuffer *output,
                         bool succeeded) {
   if (!path || strcmp(path, "-") == 0) {
-    fwrite(output->data, 1, output->size, stdout);
+    fwrite(coopvecBufferStr(output), 1, output->size, stdout);
     return fflush(stdout) == 0;
   }
   if (!succeeded)
@@ -166,7 +166,8 @@ static bool writeOutput(const char *path, const CoopvecBuffer *output,
             path, strerror(errno));
     return false;
   }
-  bool written = fwrite(output->data, 1, output->size, file) == output->size;
+  bool written =
+      fwrite(coopvecBufferStr(output), 1, output->size, file) == output->size;
   if (fclose(file) != 0 || !written) {
     fprintf(stderr, "coopvec-opt: error: cannot write output file '%s'\n",
             path);

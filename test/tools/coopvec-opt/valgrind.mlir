@@ -1,4 +1,6 @@
 // REQUIRES: valgrind
+// Valgrind cannot run the sanitizer build; that build checks memory itself.
+// UNSUPPORTED: asan
 // No memory errors or definite leaks, on success and on the error paths
 // (syntax error, unmatched expectation, bad pipeline).
 

@@ -1,6 +1,8 @@
 // coopvec-run frees everything it allocates, on success and on error paths
 // (JIT engine, modules, context, host arrays).
 // REQUIRES: valgrind
+// Valgrind cannot run the sanitizer build; that build checks memory itself.
+// UNSUPPORTED: asan
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: valgrind --quiet --leak-check=full --errors-for-leak-kinds=definite \
