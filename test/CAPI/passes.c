@@ -52,6 +52,19 @@ static void testRegistry(void) {
             (int)description.length, description.data);
     coopvecPassPrintOptions(i, printToStderr, NULL);
   }
+  // CHECK: pipeline coopvec-lower-to-cpu: {{.+}}
+  for (intptr_t i = 0; i < coopvecGetNumPipelines(); ++i) {
+    MlirStringRef argument = coopvecPipelineGetArgument(i);
+    MlirStringRef description = coopvecPipelineGetDescription(i);
+    fprintf(stderr, "pipeline %.*s: %.*s\n", (int)argument.length,
+            argument.data, (int)description.length, description.data);
+  }
+  // CHECK: is pipeline: 1 0
+  fprintf(stderr, "is pipeline: %d %d\n",
+          coopvecIsPipelineName(
+              mlirStringRefCreateFromCString("coopvec-lower-to-cpu")),
+          coopvecIsPipelineName(
+              mlirStringRefCreateFromCString("coopvec-canonicalize")));
   // CHECK: is pass: 1 0
   fprintf(stderr, "is pass: %d %d\n",
           coopvecIsPassName(mlirStringRefCreateFromCString("coopvec-verify")),
@@ -87,6 +100,35 @@ static void runVerifyPass(MlirContext ctx, const char *text, MlirPass pass) {
   mlirModuleDestroy(module);
 }
 
+// A from_elements / unpack round trip that coopvec-canonicalize folds away.
+static const char *roundTripModule =
+    "func.func @g(%a: f32, %b: f32) -> (f32, f32) {\n"
+    "  %v = \"coopvec.from_elements\"(%a, %b) : (f32, f32) -> "
+    "!coopvec.vec<2, f32>\n"
+    "  %x:2 = \"coopvec.unpack\"(%v) : (!coopvec.vec<2, f32>) -> (f32, f32)\n"
+    "  return %x#1, %x#0 : f32, f32\n"
+    "}\n";
+
+static void testCanonicalizePass(MlirContext ctx) {
+  // CHECK-LABEL: testCanonicalizePass
+  fprintf(stderr, "testCanonicalizePass\n");
+  MlirModule module = parse(ctx, roundTripModule);
+  MlirPassManager pm = mlirPassManagerCreateOnOperation(
+      ctx, mlirStringRefCreateFromCString("builtin.module"));
+  mlirPassManagerAddOwnedPass(pm, coopvecCreateCanonicalizePass());
+  MlirLogicalResult result =
+      mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));
+  // CHECK: canonicalized: 1
+  // CHECK: func.func @g(%[[A:.*]]: f32, %[[B:.*]]: f32)
+  // CHECK-NOT: coopvec
+  // CHECK: return %[[B]], %[[A]] : f32, f32
+  fprintf(stderr, "canonicalized: %d\n", mlirLogicalResultIsSuccess(result));
+  mlirOperationPrint(mlirModuleGetOperation(module), printToStderr, NULL);
+  fprintf(stderr, "\n");
+  mlirPassManagerDestroy(pm);
+  mlirModuleDestroy(module);
+}
+
 static void testVerify(MlirContext ctx) {
   // CHECK-LABEL: testVerify
   fprintf(stderr, "testVerify\n");
@@ -111,9 +153,9 @@ static void parsePipeline(MlirContext ctx, const char *pipeline,
   MlirPassManager pm = mlirPassManagerCreateOnOperation(
       ctx, mlirStringRefCreateFromCString("builtin.module"));
   MlirOpPassManager opm = mlirPassManagerGetAsOpPassManager(pm);
-  MlirLogicalResult result = coopvecParsePassPipeline(
-      opm, mlirStringRefCreateFromCString(pipeline), verifyEach,
-      printToStderr, NULL);
+  MlirLogicalResult result =
+      coopvecParsePassPipeline(opm, mlirStringRefCreateFromCString(pipeline),
+                               verifyEach, printToStderr, NULL);
   if (mlirLogicalResultIsSuccess(result)) {
     fprintf(stderr, "parsed: ");
     mlirPrintPassPipeline(opm, printToStderr, NULL);
@@ -183,6 +225,7 @@ int main(void) {
       mlirContextAttachDiagnosticHandler(ctx, printDiagnostic, NULL, NULL);
   testRegistry();
   testCreatePass();
+  testCanonicalizePass(ctx);
   testVerify(ctx);
   testPipelines(ctx);
   testRunMixedPipeline(ctx);
