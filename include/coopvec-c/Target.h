@@ -25,10 +25,10 @@ typedef enum CoopvecEmitKind {
 } CoopvecEmitKind;
 
 typedef struct CoopvecTargetOptions {
-  int optLevel;          // 0..3, the LLVM pipeline default<On>
-  const char *triple;    // NULL: the host's
-  const char *cpu;       // NULL: the host CPU ("native")
-  const char *features;  // NULL: the host CPU's features (with cpu == NULL)
+  int optLevel;         // 0..3, the LLVM pipeline default<On>
+  const char *triple;   // NULL: the host's
+  const char *cpu;      // NULL: the host CPU ("native")
+  const char *features; // NULL: the host CPU's features (with cpu == NULL)
 } CoopvecTargetOptions;
 
 /// Default options: -O3 for the host CPU.
@@ -37,11 +37,11 @@ COOPVEC_EXPORT CoopvecTargetOptions coopvecTargetOptionsGetDefault(void);
 /// Translates `module` (LLVM dialect only) to LLVM IR, optimizes it and emits
 /// `kind`, streaming the bytes to `output`. Errors go to `errorCallback`
 /// (translation errors also to the context's diagnostic handlers).
-COOPVEC_EXPORT MlirLogicalResult coopvecEmitLLVM(
-    MlirOperation module, CoopvecEmitKind kind,
-    const CoopvecTargetOptions *options, MlirStringCallback output,
-    void *outputUserData, MlirStringCallback errorCallback,
-    void *errorUserData);
+COOPVEC_EXPORT MlirLogicalResult
+coopvecEmitLLVM(MlirOperation module, CoopvecEmitKind kind,
+                const CoopvecTargetOptions *options, MlirStringCallback output,
+                void *outputUserData, MlirStringCallback errorCallback,
+                void *errorUserData);
 
 #ifdef __cplusplus
 }

@@ -23,8 +23,8 @@ MlirStringRef coopvecGetIRDLSource(void) {
 const char *coopvecGetVersion(void) { return COOPVEC_VERSION; }
 
 static bool isDialectLoaded(MlirContext ctx) {
-  MlirDialect dialect =
-      mlirContextGetOrLoadDialect(ctx, mlirStringRefCreateFromCString("coopvec"));
+  MlirDialect dialect = mlirContextGetOrLoadDialect(
+      ctx, mlirStringRefCreateFromCString("coopvec"));
   return !mlirDialectIsNull(dialect);
 }
 

@@ -7,13 +7,10 @@
 #include <string.h>
 
 #define ALL_LAYOUTS                                                            \
-  ((1u << CoopvecLayoutRowMajor) |                                   \
-   (1u << CoopvecLayoutColMajor) |                                   \
-   (1u << CoopvecLayoutInference) |                                  \
-   (1u << CoopvecLayoutTraining))
+  ((1u << CoopvecLayoutRowMajor) | (1u << CoopvecLayoutColMajor) |             \
+   (1u << CoopvecLayoutInference) | (1u << CoopvecLayoutTraining))
 #define PLAIN_LAYOUTS                                                          \
-  ((1u << CoopvecLayoutRowMajor) |                                   \
-   (1u << CoopvecLayoutColMajor))
+  ((1u << CoopvecLayoutRowMajor) | (1u << CoopvecLayoutColMajor))
 
 // The optimal layouts exist for the types tensor cores and cooperative
 // matrices multiply natively (OptiX and VK_NV_cooperative_vector offer them

@@ -77,7 +77,8 @@ static bool setOption(const CoopvecPassDef *def,
   }
   static const char *kindNames[] = {"a boolean (true/false)", "an integer",
                                     "a string"};
-  coopvecBufferAppendf(error, "invalid value '%.*s' for option '%s' of pass "
+  coopvecBufferAppendf(error,
+                       "invalid value '%.*s' for option '%s' of pass "
                        "'%s': expected %s",
                        (int)length, value, option->name, def->argument,
                        kindNames[option->kind]);
@@ -116,8 +117,7 @@ static bool parseOptions(const CoopvecPassDef *def, void *options,
         findOption(def, text.data + keyStart, keyLength);
     if (!option) {
       coopvecBufferAppendf(error, "pass '%s' has no option '%.*s'",
-                           def->argument, (int)keyLength,
-                           text.data + keyStart);
+                           def->argument, (int)keyLength, text.data + keyStart);
       return false;
     }
     const char *value = "true"; // a bare flag sets a boolean

@@ -79,8 +79,7 @@ static bool readOptions(PipelineParser *parser, MlirStringRef *options) {
     reportAt(parser, open, "unbalanced '{' in pass options");
     return false;
   }
-  *options = mlirStringRefCreate(parser->text + start,
-                                 parser->pos - 1 - start);
+  *options = mlirStringRefCreate(parser->text + start, parser->pos - 1 - start);
   return true;
 }
 
@@ -114,12 +113,12 @@ static void addVerifier(PipelineParser *parser, MlirOpPassManager pm) {
 
 /// Adds one pass element (no parentheses) to `pm`.
 static void addPass(PipelineParser *parser, MlirOpPassManager pm,
-                    size_t nameStart, MlirStringRef name,
-                    MlirStringRef options, bool hasOptions) {
+                    size_t nameStart, MlirStringRef name, MlirStringRef options,
+                    bool hasOptions) {
   CoopvecBuffer error = {0};
   if (coopvecIsPassName(name)) {
-    MlirPass pass = coopvecCreatePass(name, options, collectUpstreamError,
-                                      &error);
+    MlirPass pass =
+        coopvecCreatePass(name, options, collectUpstreamError, &error);
     if (!pass.ptr) {
       reportAt(parser, nameStart, coopvecBufferStr(&error));
     } else {
@@ -131,9 +130,9 @@ static void addPass(PipelineParser *parser, MlirOpPassManager pm,
     return;
   }
   // Upstream: hand over the element exactly as written.
-  size_t end = hasOptions ? (size_t)(options.data + options.length + 1 -
-                                     parser->text)
-                          : nameStart + name.length;
+  size_t end = hasOptions
+                   ? (size_t)(options.data + options.length + 1 - parser->text)
+                   : nameStart + name.length;
   MlirStringRef element =
       mlirStringRefCreate(parser->text + nameStart, end - nameStart);
   if (mlirLogicalResultIsFailure(mlirOpPassManagerAddPipeline(
@@ -168,9 +167,9 @@ static void addRegisteredPipeline(PipelineParser *parser, MlirOpPassManager pm,
                                   MlirStringRef options) {
   CoopvecBuffer text = {0}, error = {0};
   def->expand(options, coopvecBufferCallback, &text);
-  PipelineParser expanded = {coopvecBufferStr(&text), text.size, 0,
-                             parser->verifyEach, collectUpstreamError, &error,
-                             false};
+  PipelineParser expanded = {
+      coopvecBufferStr(&text), text.size, 0,    parser->verifyEach,
+      collectUpstreamError,    &error,    false};
   parsePipeline(&expanded, pm, '\0');
   if (expanded.failed) {
     // Keep the message of "pass pipeline:1:N: error: <message>\n...".
@@ -189,15 +188,14 @@ static void addRegisteredPipeline(PipelineParser *parser, MlirOpPassManager pm,
 static void parseElement(PipelineParser *parser, MlirOpPassManager pm) {
   skipSpace(parser);
   size_t nameStart = parser->pos;
-  while (parser->pos < parser->length &&
-         isNameChar(parser->text[parser->pos]))
+  while (parser->pos < parser->length && isNameChar(parser->text[parser->pos]))
     ++parser->pos;
   if (parser->pos == nameStart) {
     reportAt(parser, nameStart, "expected a pass or operation name");
     return;
   }
-  MlirStringRef name = mlirStringRefCreate(parser->text + nameStart,
-                                           parser->pos - nameStart);
+  MlirStringRef name =
+      mlirStringRefCreate(parser->text + nameStart, parser->pos - nameStart);
   MlirStringRef options = mlirStringRefCreate("", 0);
   bool hasOptions = atChar(parser, '{');
   if (hasOptions && !readOptions(parser, &options))
@@ -274,8 +272,8 @@ static size_t anchoredBody(PipelineParser *parser, MlirOpPassManager pm,
   size_t body = 0;
   size_t anchorLength = anchor.size;
   if (anchorLength && parser->length > start + anchorLength &&
-      strncmp(parser->text + start, coopvecBufferStr(&anchor),
-              anchorLength) == 0 &&
+      strncmp(parser->text + start, coopvecBufferStr(&anchor), anchorLength) ==
+          0 &&
       parser->text[start + anchorLength] == '(') {
     size_t end = parser->length;
     while (end > 0 && isspace((unsigned char)parser->text[end - 1]))
@@ -305,8 +303,8 @@ MlirLogicalResult coopvecParsePassPipeline(MlirOpPassManager passManager,
                                            bool verifyEach,
                                            MlirStringCallback errorCallback,
                                            void *userData) {
-  PipelineParser parser = {pipeline.data, pipeline.length, 0, verifyEach,
-                           errorCallback, userData, false};
+  PipelineParser parser = {pipeline.data, pipeline.length, 0,    verifyEach,
+                           errorCallback, userData,        false};
   size_t innerEnd = 0;
   size_t body = anchoredBody(&parser, passManager, &innerEnd);
   if (body) {

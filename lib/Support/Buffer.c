@@ -23,8 +23,7 @@ static void reserve(CoopvecBuffer *buffer, size_t extra) {
   buffer->capacity = capacity;
 }
 
-void coopvecBufferAppend(CoopvecBuffer *buffer, const char *text,
-                         size_t size) {
+void coopvecBufferAppend(CoopvecBuffer *buffer, const char *text, size_t size) {
   reserve(buffer, size);
   if (size)
     memcpy(buffer->data + buffer->size, text, size);

@@ -37,9 +37,9 @@ static void reportError(MlirStringCallback callback, void *userData,
 }
 
 /// Creates a target machine for `options`; NULL after reporting an error.
-static LLVMTargetMachineRef createTargetMachine(
-    const CoopvecTargetOptions *options, MlirStringCallback errorCallback,
-    void *errorUserData) {
+static LLVMTargetMachineRef
+createTargetMachine(const CoopvecTargetOptions *options,
+                    MlirStringCallback errorCallback, void *errorUserData) {
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
   char *hostTriple = LLVMGetDefaultTargetTriple();
@@ -57,10 +57,11 @@ static LLVMTargetMachineRef createTargetMachine(
     reportError(errorCallback, errorUserData, "unknown target triple", error);
     LLVMDisposeMessage(error);
   } else {
-    LLVMCodeGenOptLevel level = options->optLevel >= 3   ? LLVMCodeGenLevelAggressive
-                                : options->optLevel == 2 ? LLVMCodeGenLevelDefault
-                                : options->optLevel == 1 ? LLVMCodeGenLevelLess
-                                                         : LLVMCodeGenLevelNone;
+    LLVMCodeGenOptLevel level =
+        options->optLevel >= 3   ? LLVMCodeGenLevelAggressive
+        : options->optLevel == 2 ? LLVMCodeGenLevelDefault
+        : options->optLevel == 1 ? LLVMCodeGenLevelLess
+                                 : LLVMCodeGenLevelNone;
     machine = LLVMCreateTargetMachine(target, triple, cpu, features, level,
                                       LLVMRelocPIC, LLVMCodeModelDefault);
     if (!machine)
@@ -78,7 +79,9 @@ static bool optimize(LLVMModuleRef module, LLVMTargetMachineRef machine,
                      void *errorUserData) {
   char pipeline[32];
   snprintf(pipeline, sizeof(pipeline), "default<O%d>",
-           optLevel < 0 ? 0 : optLevel > 3 ? 3 : optLevel);
+           optLevel < 0   ? 0
+           : optLevel > 3 ? 3
+                          : optLevel);
   LLVMPassBuilderOptionsRef passOptions = LLVMCreatePassBuilderOptions();
   LLVMErrorRef error = LLVMRunPasses(module, pipeline, machine, passOptions);
   LLVMDisposePassBuilderOptions(passOptions);

@@ -60,9 +60,10 @@ static int testVecType(MlirContext ctx) {
           mlirTypeEqual(coopvecVecTypeGetElementType(vec), f16));
   // Invalid parameters give a null type, not a crash.
   // CHECK: size 0: null 1, i32 element: null 1
-  fprintf(stderr, "size 0: null %d, i32 element: null %d\n",
-          mlirTypeIsNull(coopvecVecTypeGet(ctx, 0, f16)),
-          mlirTypeIsNull(coopvecVecTypeGet(ctx, 4, mlirIntegerTypeGet(ctx, 32))));
+  fprintf(
+      stderr, "size 0: null %d, i32 element: null %d\n",
+      mlirTypeIsNull(coopvecVecTypeGet(ctx, 0, f16)),
+      mlirTypeIsNull(coopvecVecTypeGet(ctx, 4, mlirIntegerTypeGet(ctx, 32))));
   // Queries on other types answer "not a vec".
   MlirType f32 = mlirF32TypeGet(ctx);
   // CHECK: f32: is vec 0, size -1, element null 1
@@ -102,13 +103,13 @@ static int testMatrixType(MlirContext ctx) {
           coopvecTypeIsAMatrix(matrix), coopvecTypeIsAVec(matrix));
   CoopvecLayout parsed;
   // CHECK: layout names: training 1, bogus 0
-  fprintf(stderr, "layout names: %s %d, bogus %d\n",
-          coopvecLayoutGetName(CoopvecLayoutTraining),
-          coopvecLayoutFromName(mlirStringRefCreateFromCString("training"),
-                                &parsed) &&
-              parsed == CoopvecLayoutTraining,
-          coopvecLayoutFromName(mlirStringRefCreateFromCString("bogus"),
-                                &parsed));
+  fprintf(
+      stderr, "layout names: %s %d, bogus %d\n",
+      coopvecLayoutGetName(CoopvecLayoutTraining),
+      coopvecLayoutFromName(mlirStringRefCreateFromCString("training"),
+                            &parsed) &&
+          parsed == CoopvecLayoutTraining,
+      coopvecLayoutFromName(mlirStringRefCreateFromCString("bogus"), &parsed));
   // CHECK: zero rows: null 1
   fprintf(stderr, "zero rows: null %d\n",
           mlirTypeIsNull(
@@ -120,9 +121,8 @@ static int testParseRejectsBadParameters(MlirContext ctx) {
   // CHECK-LABEL: testParseRejectsBadParameters
   fprintf(stderr, "testParseRejectsBadParameters\n");
   int diagnostics = 0;
-  MlirDiagnosticHandlerID handler =
-      mlirContextAttachDiagnosticHandler(ctx, countDiagnostic, &diagnostics,
-                                         NULL);
+  MlirDiagnosticHandlerID handler = mlirContextAttachDiagnosticHandler(
+      ctx, countDiagnostic, &diagnostics, NULL);
   // IRDL rejects an element type that is not listed.
   MlirType bad = mlirTypeParseGet(
       ctx, mlirStringRefCreateFromCString("!coopvec.vec<4, i32>"));

@@ -33,11 +33,10 @@ static MlirLogicalResult ignoreDiagnostic(MlirDiagnostic diagnostic,
   return mlirLogicalResultSuccess();
 }
 
-static const char *llvmModule =
-    "llvm.func @scale(%x: f32, %y: f32) -> f32 {\n"
-    "  %0 = llvm.fmul %x, %y : f32\n"
-    "  llvm.return %0 : f32\n"
-    "}\n";
+static const char *llvmModule = "llvm.func @scale(%x: f32, %y: f32) -> f32 {\n"
+                                "  %0 = llvm.fmul %x, %y : f32\n"
+                                "  llvm.return %0 : f32\n"
+                                "}\n";
 
 int main(void) {
   MlirContext ctx = mlirContextCreate();
@@ -52,19 +51,22 @@ int main(void) {
 
   // CHECK: define float @scale(float %0, float %1)
   // CHECK: fmul float
-  MlirLogicalResult ir = coopvecEmitLLVM(op, CoopvecEmitLLVMIR, &options,
-                                         printToStderr, NULL, printToStderr,
-                                         NULL);
+  MlirLogicalResult ir =
+      coopvecEmitLLVM(op, CoopvecEmitLLVMIR, &options, printToStderr, NULL,
+                      printToStderr, NULL);
   // CHECK: llvm ir: 1
   fprintf(stderr, "llvm ir: %d\n", mlirLogicalResultIsSuccess(ir));
 
   Bytes object = {{0}, 0};
-  MlirLogicalResult obj = coopvecEmitLLVM(op, CoopvecEmitObject, &options,
-                                          collectBytes, &object,
-                                          printToStderr, NULL);
+  MlirLogicalResult obj =
+      coopvecEmitLLVM(op, CoopvecEmitObject, &options, collectBytes, &object,
+                      printToStderr, NULL);
   // CHECK: object: 1 elf: 1
   fprintf(stderr, "object: %d elf: %d\n", mlirLogicalResultIsSuccess(obj),
-          object.size > 4 && memcmp(object.head, "\x7f" "ELF", 4) == 0);
+          object.size > 4 && memcmp(object.head,
+                                    "\x7f"
+                                    "ELF",
+                                    4) == 0);
 
   // CHECK: scale:
   options.cpu = "x86-64";
@@ -86,9 +88,9 @@ int main(void) {
       ctx, mlirStringRefCreateFromCString(
                "func.func @f(%x: !coopvec.vec<4, f32>) {\n  return\n}\n"));
   // CHECK: cannot translate the module to LLVM IR
-  MlirLogicalResult bad = coopvecEmitLLVM(
-      mlirModuleGetOperation(module), CoopvecEmitLLVMIR, NULL, printToStderr,
-      NULL, printToStderr, NULL);
+  MlirLogicalResult bad =
+      coopvecEmitLLVM(mlirModuleGetOperation(module), CoopvecEmitLLVMIR, NULL,
+                      printToStderr, NULL, printToStderr, NULL);
   // CHECK: untranslatable: 0
   fprintf(stderr, "\nuntranslatable: %d\n", mlirLogicalResultIsSuccess(bad));
   mlirContextDetachDiagnosticHandler(ctx, handler);
