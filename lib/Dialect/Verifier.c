@@ -138,9 +138,8 @@ typedef struct VerifyState {
 
 static MlirWalkResult verifyOne(MlirOperation op, void *userData) {
   VerifyState *state = userData;
-  if (!verifyTypesOf(op))
-    state->failed = true;
-  else if (!coopvecVerifyOpRules(op))
+  // Op rules may assume valid coopvec types, so they run only after those.
+  if (!verifyTypesOf(op) || !coopvecVerifyOpRules(op))
     state->failed = true;
   return MlirWalkResultAdvance;
 }

@@ -151,12 +151,13 @@ static bool checkRange(Interp *interp, const Inst *inst, const Buffer *buffer,
   if (offset >= 0 && offset <= size && skip <= size - offset &&
       count <= size - offset - skip)
     return true;
+  // Unsigned, so that the message cannot overflow on absurd offsets.
   uint64_t first = (uint64_t)offset + (uint64_t)skip;
+  uint64_t end = first + (uint64_t)count;
   return coopvecInterpError(interp, inst->op,
                             "%s elements [%lld, %lld) of a buffer of %lld "
                             "elements",
-                            access, (long long)first,
-                            (long long)(first + (uint64_t)count),
+                            access, (long long)first, (long long)end,
                             (long long)size);
 }
 
@@ -333,7 +334,10 @@ static void runYield(Program *program, const Inst *inst) {
 
 /// Ops that need neither the interpreter's buffers nor control flow.
 static void runLocal(Program *program, const Inst *inst) {
-  Cell *out = inst->numResults ? cells(program, inst->results[0]) : NULL;
+  // Every local op defines a result (the decoders check it).
+  if (inst->numResults == 0)
+    return;
+  Cell *out = cells(program, inst->results[0]);
   switch (inst->opcode) {
   case OP_CONSTANT:
     memcpy(out, inst->constant,

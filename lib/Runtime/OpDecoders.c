@@ -388,8 +388,11 @@ static bool checkReturn(Interp *interp, Program *program, int32_t index) {
   program->numReturns = inst->numOperands;
   program->returnSlots =
       malloc(sizeof(int32_t) * (size_t)(inst->numOperands + 1));
-  memcpy(program->returnSlots, inst->operands,
-         sizeof(int32_t) * (size_t)inst->numOperands);
+  if (!program->returnSlots)
+    abort();
+  if (inst->numOperands)
+    memcpy(program->returnSlots, inst->operands,
+           sizeof(int32_t) * (size_t)inst->numOperands);
   return true;
 }
 
@@ -456,6 +459,8 @@ static bool checkFor(Interp *interp, Program *program, int32_t index) {
       return describeError(interp, inst, operandSlot(program, inst, i),
                            "a bound or step", "an integer or index");
   int32_t *targets = malloc(sizeof(int32_t) * (size_t)(1 + numIterArgs));
+  if (!targets)
+    abort();
   inst->targets = targets;
   for (int32_t i = 0; i < 1 + numIterArgs; ++i) {
     targets[i] = coopvecProgramDefine(interp, program, op,
@@ -485,8 +490,11 @@ static bool checkYield(Interp *interp, Program *program, int32_t index) {
     return coopvecInterpError(interp, inst->op,
                               "yields a value per iteration argument");
   int64_t cells = 0;
-  inst->targets = malloc(sizeof(int32_t) * (size_t)(inst->numOperands + 1));
-  for (int32_t i = 0; i < inst->numOperands; ++i) {
+  const int32_t numYielded = inst->numOperands;
+  inst->targets = malloc(sizeof(int32_t) * (size_t)(numYielded + 1));
+  if (!inst->targets)
+    abort();
+  for (int32_t i = 0; i < numYielded; ++i) {
     inst->targets[i] = coopvecProgramLookup(interp, program, inst->op,
                                             mlirBlockGetArgument(body, 1 + i));
     if (inst->targets[i] < 0)
@@ -497,7 +505,7 @@ static bool checkYield(Interp *interp, Program *program, int32_t index) {
   // arguments (scf.yield %b, %a).
   inst->scratch = coopvecProgramReserve(program, cells);
   return checkCopies(interp, inst, program, inst->operands, program,
-                     inst->targets, inst->numOperands, "yielded value");
+                     inst->targets, numYielded, "yielded value");
 }
 
 //===----------------------------------------------------------------------===//

@@ -35,18 +35,20 @@ static bool evaluateBinary(MlirOperation op, double lhs, double rhs,
                            double *result) {
   if (isnan(lhs) || isnan(rhs))
     return false;
+  bool isMin = coopvecOpIsNamed(op, "coopvec.min");
+  if (isMin || coopvecOpIsNamed(op, "coopvec.max")) {
+    // min/max of +0 and -0: the targets disagree on which one wins.
+    if (lhs == 0.0 && rhs == 0.0 && signbit(lhs) != signbit(rhs))
+      return false;
+    *result = (isMin ? lhs < rhs : lhs > rhs) ? lhs : rhs;
+    return true;
+  }
   if (coopvecOpIsNamed(op, "coopvec.add"))
     *result = lhs + rhs;
   else if (coopvecOpIsNamed(op, "coopvec.sub"))
     *result = lhs - rhs;
   else if (coopvecOpIsNamed(op, "coopvec.mul"))
     *result = lhs * rhs;
-  else if (lhs == 0.0 && rhs == 0.0 && signbit(lhs) != signbit(rhs))
-    return false;
-  else if (coopvecOpIsNamed(op, "coopvec.min"))
-    *result = lhs < rhs ? lhs : rhs;
-  else if (coopvecOpIsNamed(op, "coopvec.max"))
-    *result = lhs > rhs ? lhs : rhs;
   else
     return false;
   return true;

@@ -262,7 +262,8 @@ MlirLogicalResult inputsPrepare(const Options *options, Signature *signature,
   if (mlirLogicalResultIsFailure(checkArgCount(options, signature)))
     return mlirLogicalResultFailure();
   intptr_t numArgs = signature->numArgs;
-  const CoopvecNpyArray **known = calloc((size_t)numArgs + 1, sizeof(*known));
+  const CoopvecNpyArray **known =
+      calloc((size_t)numArgs + 1, sizeof(const CoopvecNpyArray *));
   MlirLogicalResult status = mlirLogicalResultSuccess();
   // Files and random scalars first: scalar offsets size the memrefs.
   for (intptr_t i = 0; i < numArgs && mlirLogicalResultIsSuccess(status); ++i) {
