@@ -104,3 +104,14 @@ void coopvecAddPattern(MlirRewritePatternSet set, MlirContext ctx,
                                  benefit, ctx, callbacks, NULL, 0, NULL);
   mlirRewritePatternSetAdd(set, pattern);
 }
+
+MlirLogicalResult
+coopvecReplaceWithSameTypedValue(MlirOperation op, MlirValue value,
+                                 MlirPatternRewriter rewriter) {
+  if (!mlirTypeEqual(mlirValueGetType(value),
+                     mlirValueGetType(mlirOperationGetResult(op, 0))))
+    return mlirLogicalResultFailure();
+  mlirRewriterBaseReplaceOpWithValues(mlirPatternRewriterAsBase(rewriter), op,
+                                      1, &value);
+  return mlirLogicalResultSuccess();
+}

@@ -25,6 +25,11 @@ MlirOperation coopvecDefiningOpNamed(MlirValue value, const char *name);
 
 /// Whether `value` has no uses / exactly one use.
 bool coopvecValueIsUnused(MlirValue value);
+/// Replaces single-result `op` by `value` if `value` has the result's type;
+/// fails (changing nothing) otherwise.
+MlirLogicalResult
+coopvecReplaceWithSameTypedValue(MlirOperation op, MlirValue value,
+                                 MlirPatternRewriter rewriter);
 bool coopvecValueHasOneUse(MlirValue value);
 
 /// If `value` is an `arith.constant` holding a float, stores its value and

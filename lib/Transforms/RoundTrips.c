@@ -89,13 +89,8 @@ static MlirLogicalResult foldInverseBridge(MlirOperation op,
       coopvecDefiningOpNamed(mlirOperationGetOperand(op, 0), innerName);
   if (mlirOperationIsNull(inner))
     return mlirLogicalResultFailure();
-  MlirValue source = mlirOperationGetOperand(inner, 0);
-  if (!mlirTypeEqual(mlirValueGetType(source),
-                     mlirValueGetType(mlirOperationGetResult(op, 0))))
-    return mlirLogicalResultFailure();
-  mlirRewriterBaseReplaceOpWithValues(mlirPatternRewriterAsBase(rewriter), op,
-                                      1, &source);
-  return mlirLogicalResultSuccess();
+  return coopvecReplaceWithSameTypedValue(op, mlirOperationGetOperand(inner, 0),
+                                          rewriter);
 }
 
 /// to_vector(from_vector(x)) -> x.

@@ -175,13 +175,8 @@ static MlirLogicalResult foldNoOpCast(MlirRewritePattern pattern,
   (void)userData;
   if (mlirOperationGetNumOperands(cast) != 1)
     return mlirLogicalResultFailure();
-  MlirValue source = mlirOperationGetOperand(cast, 0);
-  if (!mlirTypeEqual(mlirValueGetType(source),
-                     mlirValueGetType(mlirOperationGetResult(cast, 0))))
-    return mlirLogicalResultFailure();
-  mlirRewriterBaseReplaceOpWithValues(mlirPatternRewriterAsBase(rewriter), cast,
-                                      1, &source);
-  return mlirLogicalResultSuccess();
+  return coopvecReplaceWithSameTypedValue(
+      cast, mlirOperationGetOperand(cast, 0), rewriter);
 }
 
 /// cast(splat(c)) -> splat(c'), c' = c rounded to the target element type

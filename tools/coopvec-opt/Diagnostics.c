@@ -135,20 +135,6 @@ void clearDiagList(DiagList *list) {
 // Printing
 //===----------------------------------------------------------------------===//
 
-const char *getSeverityName(MlirDiagnosticSeverity severity) {
-  switch (severity) {
-  case MlirDiagnosticError:
-    return "error";
-  case MlirDiagnosticWarning:
-    return "warning";
-  case MlirDiagnosticNote:
-    return "note";
-  case MlirDiagnosticRemark:
-    return "remark";
-  }
-  return "diagnostic";
-}
-
 /// Prints line `line` of the input and a caret under `column`.
 static void printSourceLine(FILE *stream, const SourceFile *source,
                             unsigned line, unsigned column, size_t length) {
@@ -192,7 +178,7 @@ static bool sameFileLocation(const DiagRecord *a, const DiagRecord *b) {
 static void printRecordUnder(FILE *stream, const SourceFile *source,
                              const DiagRecord *record,
                              const DiagRecord *parent) {
-  const char *severity = getSeverityName(record->severity);
+  const char *severity = coopvecSeverityName(record->severity);
   if (!record->file)
     fprintf(stream, "%s: %s: %s\n", record->location, severity,
             record->message);

@@ -11,6 +11,7 @@
 #define COOPVEC_TOOLS_COOPVEC_OPT_DRIVER_H
 
 #include "Support/Buffer.h"
+#include "Support/Diagnostics.h"
 #include "coopvec-c/Target.h"
 
 #include <mlir-c/Diagnostics.h>
@@ -148,7 +149,6 @@ void detachDiagEngine(DiagEngine *engine);
 void replayCapturedDiagnostics(DiagEngine *engine);
 void clearDiagList(DiagList *list);
 
-const char *getSeverityName(MlirDiagnosticSeverity severity);
 /// Prints `file:line:col: severity: message`, then the source line and a
 /// caret (underlining `length` characters) when `file` is the input.
 void printSourceMessage(FILE *stream, const SourceFile *source,

@@ -332,7 +332,7 @@ static void reportUnexpected(const SourceFile *source,
                              const DiagRecord *record) {
   CoopvecBuffer message = {0};
   coopvecBufferAppendf(&message, "unexpected %s: %s",
-                       getSeverityName(record->severity), record->message);
+                       coopvecSeverityName(record->severity), record->message);
   if (record->file)
     printSourceMessage(stderr, source, record->file, record->line,
                        record->column, 1, "error", coopvecBufferStr(&message));
@@ -372,7 +372,7 @@ bool checkExpectations(const SourceFile *source, ExpectationList *expected,
       continue;
     CoopvecBuffer message = {0};
     coopvecBufferAppendf(&message, "expected %s \"%s\" was not produced",
-                         getSeverityName(expectation->severity),
+                         coopvecSeverityName(expectation->severity),
                          expectation->message);
     printSourceMessage(stderr, source, source->name, expectation->directiveLine,
                        expectation->messageColumn,

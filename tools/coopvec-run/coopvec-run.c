@@ -14,6 +14,8 @@
 
 #include "coopvec-c/Coopvec.h"
 
+#include "Support/Diagnostics.h"
+
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/Diagnostics.h>
 
@@ -242,19 +244,6 @@ static void printToStderr(MlirStringRef text, void *userData) {
   fwrite(text.data, 1, text.length, stderr);
 }
 
-static const char *severityName(MlirDiagnosticSeverity severity) {
-  switch (severity) {
-  case MlirDiagnosticError:
-    return "error";
-  case MlirDiagnosticWarning:
-    return "warning";
-  case MlirDiagnosticNote:
-    return "note";
-  default:
-    return "remark";
-  }
-}
-
 /// Prints `file:line:col: severity: message`, like mlir-opt.
 static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
                                          void *userData) {
@@ -267,7 +256,8 @@ static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
             mlirLocationFileLineColRangeGetStartLine(location),
             mlirLocationFileLineColRangeGetStartColumn(location));
   }
-  fprintf(stderr, "%s: ", severityName(mlirDiagnosticGetSeverity(diagnostic)));
+  fprintf(stderr,
+          "%s: ", coopvecSeverityName(mlirDiagnosticGetSeverity(diagnostic)));
   mlirDiagnosticPrint(diagnostic, printToStderr, NULL);
   fprintf(stderr, "\n");
   return mlirLogicalResultSuccess();
