@@ -115,3 +115,51 @@ MlirValue cvConstant(CvBuilder *b, MlirType type, const char *value) {
   coopvecBufferFree(&attrs);
   return result;
 }
+
+CvLoop cvCreateFor(CvBuilder *b, MlirValue lower, MlirValue upper,
+                   MlirValue step, intptr_t numInits, const MlirValue *inits) {
+  intptr_t numArgs = 1 + numInits;
+  MlirType *types = calloc((size_t)numArgs, sizeof(MlirType));
+  MlirLocation *locs = calloc((size_t)numArgs, sizeof(MlirLocation));
+  MlirValue *operands = calloc((size_t)(3 + numInits), sizeof(MlirValue));
+  if (!types || !locs || !operands)
+    abort();
+  types[0] = mlirValueGetType(lower);
+  locs[0] = b->loc;
+  operands[0] = lower;
+  operands[1] = upper;
+  operands[2] = step;
+  for (intptr_t i = 0; i < numInits; ++i) {
+    types[1 + i] = mlirValueGetType(inits[i]);
+    locs[1 + i] = b->loc;
+    operands[3 + i] = inits[i];
+  }
+  MlirBlock block = mlirBlockCreate(numArgs, types, locs);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirOperationState state =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.for"), b->loc);
+  mlirOperationStateAddOperands(&state, 3 + numInits, operands);
+  mlirOperationStateAddResults(&state, numInits, types + 1);
+  mlirOperationStateAddOwnedRegions(&state, 1, &region);
+  MlirOperation op = mlirOperationCreate(&state);
+  free(types);
+  free(locs);
+  free(operands);
+  if (mlirOperationIsNull(op))
+    abort(); // the operands are index values and the inits match the types
+  cvInsert(b, op);
+  CvLoop loop = {op,
+                 mlirBlockGetArgument(block, 0),
+                 block,
+                 {b->ctx, b->loc, block, {NULL}}};
+  return loop;
+}
+
+MlirValue cvLoopIterArg(const CvLoop *loop, intptr_t i) {
+  return mlirBlockGetArgument(loop->block, 1 + i);
+}
+
+void cvFinishFor(CvLoop *loop, intptr_t numValues, const MlirValue *values) {
+  cvCreate(&loop->body, "scf.yield", numValues, values, 0, NULL, NULL);
+}

@@ -53,4 +53,21 @@ MlirValue cvUnary(CvBuilder *b, const char *name, MlirValue operand);
 /// `4 : index` or `dense<0.0> : vector<8xf32>`.
 MlirValue cvConstant(CvBuilder *b, MlirType type, const char *value);
 
+/// An `scf.for` under construction: `body` appends to its block until
+/// cvFinishFor adds the scf.yield.
+typedef struct CvLoop {
+  MlirOperation op;
+  MlirValue inductionVar;
+  MlirBlock block;
+  CvBuilder body;
+} CvLoop;
+
+/// Inserts `scf.for %iv = lower to upper step step iter_args(inits)`.
+/// Iteration argument i is cvLoopIterArg(&loop, i).
+CvLoop cvCreateFor(CvBuilder *b, MlirValue lower, MlirValue upper,
+                   MlirValue step, intptr_t numInits, const MlirValue *inits);
+MlirValue cvLoopIterArg(const CvLoop *loop, intptr_t i);
+/// Ends the body with `scf.yield values`; the loop results are the op's.
+void cvFinishFor(CvLoop *loop, intptr_t numValues, const MlirValue *values);
+
 #endif // COOPVEC_LIB_CONVERSION_COOPVECTOVECTOR_BUILDER_H

@@ -32,9 +32,10 @@
 
 typedef struct ConvertOptions {
   int64_t lanes;
+  int64_t rowBlock;
 } ConvertOptions;
 
-enum { MAX_LANES = 256 };
+enum { MAX_LANES = 256, MAX_ROW_BLOCK = 64 };
 
 static bool nameIs(MlirOperation op, const char *name) {
   MlirStringRef opName = mlirIdentifierStr(mlirOperationGetName(op));
@@ -158,18 +159,18 @@ static bool checkSignature(MlirOperation func) {
   return true;
 }
 
-/// Matrices are unrolled element by element (LowerMatvec.c).
+/// Gradient tiles of outer products live on the stack (LowerMatvec.c).
 static bool checkMatrixSize(MlirOperation op, MlirValue matrix) {
   MlirType type = mlirValueGetType(matrix);
   int64_t rows = coopvecMatrixTypeGetRows(type);
   int64_t cols = coopvecMatrixTypeGetCols(type);
-  if (rows * cols <= CV_MAX_UNROLLED_ELEMENTS)
+  if (rows * cols <= CV_MAX_MATRIX_ELEMENTS)
     return true;
   coopvecEmitOpError(op,
                      "uses a %lld x %lld matrix; convert-coopvec-to-vector "
-                     "unrolls matrices of at most %d elements",
+                     "handles matrices of at most %d elements",
                      (long long)rows, (long long)cols,
-                     (int)CV_MAX_UNROLLED_ELEMENTS);
+                     (int)CV_MAX_MATRIX_ELEMENTS);
   return false;
 }
 
@@ -365,8 +366,11 @@ static void createLaneLoop(Lowering *l, MlirOperation batched) {
   mlirOperationStateAddOwnedRegions(&state, 1, &region);
   MlirOperation loop = mlirOperationCreate(&state);
   mlirBlockAppendOwnedOperation(entry, loop);
-  cvCreate(&l->entry, "func.return", 0, NULL, 0, NULL, NULL);
+  MlirOperation ret =
+      cvCreate(&l->entry, "func.return", 0, NULL, 0, NULL, NULL);
   l->entry.before = loop;
+  l->exit = l->entry;
+  l->exit.before = ret;
 
   CvBuilder inLoop = {l->ctx, loc, body, {NULL}};
   MlirOperation yield = cvCreate(&inLoop, "scf.yield", 0, NULL, 0, NULL, NULL);
@@ -481,10 +485,12 @@ static void lowerReturn(Lowering *l, MlirOperation ret, intptr_t firstOutput) {
   }
 }
 
-static void initLowering(Lowering *l, MlirOperation func, int64_t lanes) {
+static void initLowering(Lowering *l, MlirOperation func,
+                         const ConvertOptions *options) {
   memset(l, 0, sizeof(*l));
   l->ctx = mlirOperationGetContext(func);
-  l->lanes = lanes;
+  l->lanes = options->lanes;
+  l->rowBlock = options->rowBlock;
   l->entry.ctx = l->ctx;
   l->entry.loc = mlirOperationGetLocation(func);
   l->f32 = mlirF32TypeGet(l->ctx);
@@ -519,9 +525,9 @@ static void mapArguments(Lowering *l, MlirBlock original) {
 /// erases `func`. Uniform ops are moved into the lane loop in order;
 /// coopvec ops are lowered in place of them.
 static bool lowerFunction(MlirOperation module, MlirOperation func,
-                          int64_t lanes) {
+                          const ConvertOptions *options) {
   Lowering l;
-  initLowering(&l, func, lanes);
+  initLowering(&l, func, options);
   MlirOperation batched = createBatchedFunction(module, func);
   createLaneLoop(&l, batched);
   l.zeroLanes = cvLaneConstant(&l, 0.0);
@@ -552,16 +558,36 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
 // The pass
 //===----------------------------------------------------------------------===//
 
-/// 16 lanes of f32 fill an AVX-512 register, 8 an AVX2 one, 4 SSE / NEON.
-static int64_t hostLanes(void) {
+/// The host's SIMD registers, for the defaults of `lanes` and `row-block`.
+typedef struct HostSimd {
+  int64_t floatsPerRegister, numRegisters;
+} HostSimd;
+
+static HostSimd hostSimd(void) {
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f"))
-    return 16;
+    return (HostSimd){16, 32};
   if (__builtin_cpu_supports("avx2"))
-    return 8;
+    return (HostSimd){8, 16};
 #endif
-  return 4;
+  return (HostSimd){4, 16};
+}
+
+/// Lane vectors two registers wide: each broadcast weight then feeds two
+/// fmas, so the matvec kernel needs half a load per fma (measured in
+/// docs/execution-model.md).
+static int64_t defaultLanes(HostSimd simd) {
+  return 2 * simd.floatsPerRegister;
+}
+
+/// Half the registers hold accumulators; the rest hold the input lane
+/// vector, the broadcast weights and addresses.
+static int64_t defaultRowBlock(HostSimd simd, int64_t lanes) {
+  int64_t registersPerLaneVector =
+      (lanes + simd.floatsPerRegister - 1) / simd.floatsPerRegister;
+  int64_t rows = simd.numRegisters / 2 / registersPerLaneVector;
+  return rows < 1 ? 1 : rows;
 }
 
 static FunctionList collectPerThreadFunctions(MlirOperation module) {
@@ -582,19 +608,35 @@ static FunctionList collectPerThreadFunctions(MlirOperation module) {
   return list;
 }
 
-static void runConvert(MlirOperation module, MlirExternalPass pass,
-                       const void *options) {
-  int64_t lanes = ((const ConvertOptions *)options)->lanes;
-  if (lanes == 0)
-    lanes = hostLanes();
-  if (lanes < 1 || lanes > MAX_LANES) {
-    CoopvecBuffer message = {0};
+/// Fills in the defaults (0) of `options`; false after an error.
+static bool resolveOptions(MlirOperation module, ConvertOptions *options) {
+  HostSimd simd = hostSimd();
+  if (options->lanes == 0)
+    options->lanes = defaultLanes(simd);
+  if (options->rowBlock == 0)
+    options->rowBlock = defaultRowBlock(simd, options->lanes);
+  CoopvecBuffer message = {0};
+  if (options->lanes < 1 || options->lanes > MAX_LANES)
     coopvecBufferAppendf(&message,
                          "convert-coopvec-to-vector: lanes=%lld is out of "
-                         "range; use 1 to %d, or 0 for the host's SIMD width",
-                         (long long)lanes, MAX_LANES);
+                         "range; use 1 to %d, or 0 for the host's default",
+                         (long long)options->lanes, MAX_LANES);
+  else if (options->rowBlock < 1 || options->rowBlock > MAX_ROW_BLOCK)
+    coopvecBufferAppendf(&message,
+                         "convert-coopvec-to-vector: row-block=%lld is out "
+                         "of range; use 1 to %d, or 0 for the host's default",
+                         (long long)options->rowBlock, MAX_ROW_BLOCK);
+  bool ok = message.size == 0;
+  if (!ok)
     mlirEmitError(mlirOperationGetLocation(module), coopvecBufferStr(&message));
-    coopvecBufferFree(&message);
+  coopvecBufferFree(&message);
+  return ok;
+}
+
+static void runConvert(MlirOperation module, MlirExternalPass pass,
+                       const void *options) {
+  ConvertOptions resolved = *(const ConvertOptions *)options;
+  if (!resolveOptions(module, &resolved)) {
     mlirExternalPassSignalFailure(pass);
     return;
   }
@@ -603,7 +645,7 @@ static void runConvert(MlirOperation module, MlirExternalPass pass,
   for (intptr_t i = 0; i < perThread.count; ++i)
     ok &= checkFunction(perThread.ops[i], module, &perThread);
   for (intptr_t i = 0; ok && i < perThread.count; ++i)
-    ok = lowerFunction(module, perThread.ops[i], lanes);
+    ok = lowerFunction(module, perThread.ops[i], &resolved);
   free(perThread.ops);
   if (!ok)
     mlirExternalPassSignalFailure(pass);
@@ -611,8 +653,11 @@ static void runConvert(MlirOperation module, MlirExternalPass pass,
 
 static const CoopvecPassOption convertOptions[] = {
     {"lanes", CoopvecOptionInt, offsetof(ConvertOptions, lanes), "0",
-     "threads per SIMD group; 0 picks the host's width (16 with AVX-512F, "
-     "8 with AVX2, else 4)"},
+     "threads per SIMD group; 0 picks two registers' worth of f32 on the "
+     "host (32 with AVX-512F, 16 with AVX2, else 8)"},
+    {"row-block", CoopvecOptionInt, offsetof(ConvertOptions, rowBlock), "0",
+     "output rows per matvec block (accumulators); 0 picks half the host's "
+     "vector registers' worth (8 with AVX-512F and 32 lanes)"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {

@@ -1,8 +1,9 @@
 //===- LowerToCPU.c - The coopvec-lower-to-cpu pipeline -------------------===//
 //
 // From coopvec IR to the LLVM dialect, ready for mlir-translate
-// --mlir-to-llvmir or the execution engine. Options (`lanes=N`) are those
-// of convert-coopvec-to-vector and are passed on to it.
+// --mlir-to-llvmir or the execution engine. Options (`lanes=N`,
+// `row-block=R`) are those of convert-coopvec-to-vector and are passed on
+// to it.
 //
 // After the conversion, canonicalize / cse / loop-invariant-code-motion
 // fold the many index constants and hoist uniform code out of the lane

@@ -55,16 +55,23 @@ typedef struct GroupLayout {
 typedef struct Lowering {
   MlirContext ctx;
   int64_t lanes;
-  /// Before the lane loop (constants); inside it, before its scf.yield.
-  CvBuilder entry, body;
+  int64_t rowBlock; // output rows per matvec micro-kernel block
+  /// Before the lane loop (constants); inside it, before its scf.yield;
+  /// after it, before the func.return.
+  CvBuilder entry, body, exit;
   MlirType f32, index;
-  MlirType laneType;    // vector<L x f32>
-  MlirValue threadBase; // first thread of this group (loop induction var)
-  MlirValue validLanes; // min(n - threadBase, L)
-  MlirValue mask;       // vector<L x i1>: lane < validLanes
-  MlirValue zeroLanes;  // dense<0.0> : vector<L x f32>
-  MlirValue oneLanes;   // dense<1.0>, created on first use (step)
-  MlirValue lastLane;   // validLanes - 1, created on first use (store)
+  MlirType laneType;      // vector<L x f32>
+  MlirValue threadBase;   // first thread of this group (loop induction var)
+  MlirValue validLanes;   // min(n - threadBase, L)
+  MlirValue mask;         // vector<L x i1>: lane < validLanes
+  MlirValue zeroLanes;    // dense<0.0> : vector<L x f32>
+  MlirValue oneLanes;     // dense<1.0>, created on first use (step)
+  MlirValue negZeroLanes; // dense<-0.0>, created on first use (matvec)
+  MlirValue lastLane;     // validLanes - 1, created on first use (store)
+  /// Stack tiles of lane vectors (memref<R x L x f32>, one row per lane
+  /// vector) shared by all matvecs and outer products of the function,
+  /// created on first use (LowerMatvec.c).
+  MlirValue inputTile, outputTile;
   LaneValue *values;
   intptr_t numValues, valuesCapacity;
   MatrixView *matrices;
@@ -133,7 +140,8 @@ bool cvLowerMatvec(Lowering *l, MlirOperation op);
 bool cvLowerOuterProduct(Lowering *l, MlirOperation op);
 bool cvLowerReduceSum(Lowering *l, MlirOperation op);
 
-/// The largest M * K a matvec or outer product is unrolled for.
-enum { CV_MAX_UNROLLED_ELEMENTS = 128 * 128 };
+/// The largest M * K of a matvec or outer product (their tiles are on the
+/// stack).
+enum { CV_MAX_MATRIX_ELEMENTS = 128 * 128 };
 
 #endif // COOPVEC_LIB_CONVERSION_COOPVECTOVECTOR_LOWERING_H

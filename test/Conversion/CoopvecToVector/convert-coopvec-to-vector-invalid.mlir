@@ -1,8 +1,10 @@
 // RUN: coopvec-opt --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(convert-coopvec-to-vector{lanes=4})' %s
 // RUN: not coopvec-opt --pass-pipeline='builtin.module(convert-coopvec-to-vector{lanes=300})' %s 2>&1 | FileCheck %s --check-prefix=LANES
 // RUN: not coopvec-opt --pass-pipeline='builtin.module(convert-coopvec-to-vector{lanes=four})' %s 2>&1 | FileCheck %s --check-prefix=LANES-VALUE
+// RUN: not coopvec-opt --pass-pipeline='builtin.module(convert-coopvec-to-vector{row-block=65})' %s 2>&1 | FileCheck %s --check-prefix=ROW-BLOCK
 
-// LANES: error: convert-coopvec-to-vector: lanes=300 is out of range; use 1 to 256, or 0 for the host's SIMD width
+// LANES: error: convert-coopvec-to-vector: lanes=300 is out of range; use 1 to 256, or 0 for the host's default
+// ROW-BLOCK: error: convert-coopvec-to-vector: row-block=65 is out of range; use 1 to 64, or 0 for the host's default
 // LANES-VALUE: invalid value 'four' for option 'lanes' of pass 'convert-coopvec-to-vector': expected an integer
 
 // Nothing is changed unless every per-thread function can be lowered.
@@ -56,7 +58,7 @@ func.func @taken_batched() {
 
 func.func @big(%x: !coopvec.vec<256, f32>, %w: memref<?xf32>) -> !coopvec.vec<256, f32> {
   %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<256, 256, f32, "row_major">
-  // expected-error@+1 {{'coopvec.matvec' op uses a 256 x 256 matrix; convert-coopvec-to-vector unrolls matrices of at most 16384 elements}}
+  // expected-error@+1 {{'coopvec.matvec' op uses a 256 x 256 matrix; convert-coopvec-to-vector handles matrices of at most 16384 elements}}
   %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<256, 256, f32, "row_major">, !coopvec.vec<256, f32>) -> !coopvec.vec<256, f32>
   return %y : !coopvec.vec<256, f32>
 }

@@ -1,5 +1,5 @@
-// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-vector{lanes=4})' %s | FileCheck %s
-// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-vector{lanes=8})' %s | FileCheck %s --check-prefix=LANES8
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-vector{lanes=4 row-block=2})' %s | FileCheck %s
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-vector{lanes=8 row-block=2})' %s | FileCheck %s --check-prefix=LANES8
 
 // A function without coopvec values is left alone.
 // CHECK-LABEL: func.func @scalar_only(
@@ -189,40 +189,62 @@ func.func @memory(%x: !coopvec.vec<2, f32>, %buf: memref<?xf32>, %off: index, %m
 
 // -----
 
-// matvec without bias: W[o, p] is a scalar load at (offset / 4) + o * K + p,
-// broadcast; the first product starts each accumulator, then one fma per
-// input element, rows of a block interleaved so x_p is reused.
+// matvec without bias, in blocks of row-block=2 output rows: the input lane
+// vectors are staged in a stack tile IN; each block loops over the inputs p
+// with one accumulator per row, starting at -0.0 (the additive identity),
+// and fmas the broadcast weight W[o, p] (at offset / 4 + o * K + p) with
+// x_p. Results go to the tile OUT and are loaded back as lane vectors. The
+// last M % 2 rows get one smaller block.
 // CHECK-LABEL: func.func @matvec_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %{{[^:]*}}: memref<?xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
-// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
-// CHECK-DAG:     %[[C6:.*]] = arith.constant 6 : index
-// CHECK-DAG:     %[[C7:.*]] = arith.constant 7 : index
 // CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
-// CHECK-DAG:     %[[C9:.*]] = arith.constant 9 : index
-// CHECK:         %[[X0:.*]] = vector.gather
-// CHECK:         %[[X1:.*]] = vector.gather
-// CHECK-NEXT:    %[[W00:.*]] = memref.load %[[W]][%[[C4]]] : memref<?xf32>
-// CHECK-NEXT:    %[[W00B:.*]] = vector.broadcast %[[W00]] : f32 to vector<4xf32>
-// CHECK-NEXT:    %[[P0:.*]] = arith.mulf %[[W00B]], %[[X0]] : vector<4xf32>
-// CHECK-NEXT:    %[[W10:.*]] = memref.load %[[W]][%[[C6]]]
-// CHECK-NEXT:    %[[W10B:.*]] = vector.broadcast %[[W10]]
-// CHECK-NEXT:    %[[P1:.*]] = arith.mulf %[[W10B]], %[[X0]]
-// CHECK-NEXT:    %[[W20:.*]] = memref.load %[[W]][%[[C8]]]
-// CHECK-NEXT:    %[[W20B:.*]] = vector.broadcast %[[W20]]
-// CHECK-NEXT:    %[[P2:.*]] = arith.mulf %[[W20B]], %[[X0]]
-// CHECK-NEXT:    %[[W01:.*]] = memref.load %[[W]][%[[C5]]]
-// CHECK-NEXT:    %[[W01B:.*]] = vector.broadcast %[[W01]]
-// CHECK-NEXT:    %[[Y0:.*]] = math.fma %[[W01B]], %[[X1]], %[[P0]] : vector<4xf32>
-// CHECK-NEXT:    %[[W11:.*]] = memref.load %[[W]][%[[C7]]]
-// CHECK-NEXT:    %[[W11B:.*]] = vector.broadcast %[[W11]]
-// CHECK-NEXT:    %[[Y1:.*]] = math.fma %[[W11B]], %[[X1]], %[[P1]]
-// CHECK-NEXT:    %[[W21:.*]] = memref.load %[[W]][%[[C9]]]
-// CHECK-NEXT:    %[[W21B:.*]] = vector.broadcast %[[W21]]
-// CHECK-NEXT:    %[[Y2:.*]] = math.fma %[[W21B]], %[[X1]], %[[P2]]
-// CHECK:         vector.scatter {{.*}}, %[[Y0]]
-// CHECK:         vector.scatter {{.*}}, %[[Y1]]
-// CHECK:         vector.scatter {{.*}}, %[[Y2]]
+// CHECK-DAG:     %[[NEGZERO:.*]] = arith.constant dense<-0.000000e+00> : vector<4xf32>
+// CHECK-DAG:     %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x4xf32>
+// CHECK-DAG:     %[[OUT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<3x4xf32>
+// CHECK:         scf.for
+// CHECK:           %[[X0:.*]] = vector.gather
+// CHECK:           %[[X1:.*]] = vector.gather
+// CHECK-NEXT:      vector.store %[[X0]], %[[IN]][%[[C0]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:      vector.store %[[X1]], %[[IN]][%[[C1]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:      scf.for %[[O:.*]] = %[[C0]] to %[[C2]] step %[[C2]] {
+// CHECK-NEXT:        %[[O2:.*]] = arith.muli %[[O]], %[[C2]] : index
+// CHECK-NEXT:        %[[START0:.*]] = arith.addi %[[O2]], %[[C4]] : index
+// CHECK-NEXT:        %[[O1:.*]] = arith.addi %[[O]], %[[C1]] : index
+// CHECK-NEXT:        %[[START1:.*]] = arith.addi %[[START0]], %[[C2]] : index
+// CHECK-NEXT:        %[[ACC:.*]]:2 = scf.for %[[P:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[A0:.*]] = %[[NEGZERO]], %[[A1:.*]] = %[[NEGZERO]]) -> (vector<4xf32>, vector<4xf32>) {
+// CHECK-NEXT:          %[[X:.*]] = vector.load %[[IN]][%[[P]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[I0:.*]] = arith.addi %[[START0]], %[[P]] : index
+// CHECK-NEXT:          %[[W0:.*]] = memref.load %[[W]][%[[I0]]] : memref<?xf32>
+// CHECK-NEXT:          %[[W0B:.*]] = vector.broadcast %[[W0]] : f32 to vector<4xf32>
+// CHECK-NEXT:          %[[Y0:.*]] = math.fma %[[W0B]], %[[X]], %[[A0]] : vector<4xf32>
+// CHECK-NEXT:          %[[I1:.*]] = arith.addi %[[START1]], %[[P]] : index
+// CHECK-NEXT:          %[[W1:.*]] = memref.load %[[W]][%[[I1]]] : memref<?xf32>
+// CHECK-NEXT:          %[[W1B:.*]] = vector.broadcast %[[W1]] : f32 to vector<4xf32>
+// CHECK-NEXT:          %[[Y1:.*]] = math.fma %[[W1B]], %[[X]], %[[A1]] : vector<4xf32>
+// CHECK-NEXT:          scf.yield %[[Y0]], %[[Y1]] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:        }
+// CHECK-NEXT:        vector.store %[[ACC]]#0, %[[OUT]][%[[O]], %[[C0]]] : memref<3x4xf32>, vector<4xf32>
+// CHECK-NEXT:        vector.store %[[ACC]]#1, %[[OUT]][%[[O1]], %[[C0]]] : memref<3x4xf32>, vector<4xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[R:.*]] = scf.for %[[P:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[A:.*]] = %[[NEGZERO]]) -> (vector<4xf32>) {
+// CHECK-NEXT:        %[[X:.*]] = vector.load %[[IN]][%[[P]], %[[C0]]]
+// CHECK-NEXT:        %[[I:.*]] = arith.addi %[[C8]], %[[P]] : index
+// CHECK-NEXT:        %[[W2:.*]] = memref.load %[[W]][%[[I]]]
+// CHECK-NEXT:        %[[W2B:.*]] = vector.broadcast %[[W2]]
+// CHECK-NEXT:        %[[Y:.*]] = math.fma %[[W2B]], %[[X]], %[[A]]
+// CHECK-NEXT:        scf.yield %[[Y]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      vector.store %[[R]], %[[OUT]][%[[C2]], %[[C0]]]
+// CHECK-NEXT:      %[[Y0:.*]] = vector.load %[[OUT]][%[[C0]], %[[C0]]] : memref<3x4xf32>, vector<4xf32>
+// CHECK-NEXT:      %[[Y1:.*]] = vector.load %[[OUT]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:      %[[Y2:.*]] = vector.load %[[OUT]][%[[C2]], %[[C0]]]
+// CHECK:           vector.scatter {{.*}}, %[[Y0]]
+// CHECK:           vector.scatter {{.*}}, %[[Y1]]
+// CHECK:           vector.scatter {{.*}}, %[[Y2]]
 func.func @matvec(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coopvec.vec<3, f32> {
   %A = "coopvec.matrix_view"(%w) {offset = 16} : (memref<?xf32>) -> !coopvec.matrix<3, 2, f32, "row_major">
   %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<3, 2, f32, "row_major">, !coopvec.vec<2, f32>) -> !coopvec.vec<3, f32>
@@ -232,40 +254,47 @@ func.func @matvec(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coopvec.vec<3
 // -----
 
 // transpose with bias on a col_major 3 x 2 matrix: y_j = b_j + sum_i
-// A[i, j] x_i with A[i, j] at j * 3 + i; the bias starts the accumulators.
+// A[i, j] x_i with A[i, j] at j * 3 + i, so output o starts at 3 * o and
+// input p adds p. The bias rows are staged in OUT and start the
+// accumulators.
 // CHECK-LABEL: func.func @matvec_bias_transpose_batched(
-// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %{{[^:]*}}: memref<?xf32>)
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[BIAS:[^:]*]]: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %{{[^:]*}}: memref<?xf32>)
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
-// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
-// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
-// CHECK:         %[[X0:.*]] = vector.gather
-// CHECK:         %[[X1:.*]] = vector.gather
-// CHECK:         %[[X2:.*]] = vector.gather
-// CHECK:         %[[B0:.*]] = vector.gather
-// CHECK:         %[[B1:.*]] = vector.gather
-// CHECK-NEXT:    %[[A00:.*]] = memref.load %[[W]][%[[C0]]]
-// CHECK-NEXT:    %[[A00B:.*]] = vector.broadcast %[[A00]]
-// CHECK-NEXT:    %[[S0:.*]] = math.fma %[[A00B]], %[[X0]], %[[B0]]
-// CHECK-NEXT:    %[[A01:.*]] = memref.load %[[W]][%[[C3]]]
-// CHECK-NEXT:    %[[A01B:.*]] = vector.broadcast %[[A01]]
-// CHECK-NEXT:    %[[S1:.*]] = math.fma %[[A01B]], %[[X0]], %[[B1]]
-// CHECK-NEXT:    memref.load %[[W]][%[[C1]]]
-// CHECK-NEXT:    vector.broadcast
-// CHECK-NEXT:    %[[T0:.*]] = math.fma %{{.*}}, %[[X1]], %[[S0]]
-// CHECK-NEXT:    memref.load %[[W]][%[[C4]]]
-// CHECK-NEXT:    vector.broadcast
-// CHECK-NEXT:    %[[T1:.*]] = math.fma %{{.*}}, %[[X1]], %[[S1]]
-// CHECK-NEXT:    memref.load %[[W]][%[[C2]]]
-// CHECK-NEXT:    vector.broadcast
-// CHECK-NEXT:    %[[U0:.*]] = math.fma %{{.*}}, %[[X2]], %[[T0]]
-// CHECK-NEXT:    memref.load %[[W]][%[[C5]]]
-// CHECK-NEXT:    vector.broadcast
-// CHECK-NEXT:    %[[U1:.*]] = math.fma %{{.*}}, %[[X2]], %[[T1]]
-// CHECK:         vector.scatter {{.*}}, %[[U0]]
-// CHECK:         vector.scatter {{.*}}, %[[U1]]
+// CHECK-DAG:     %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<3x4xf32>
+// CHECK-DAG:     %[[OUT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x4xf32>
+// CHECK:         %[[B0:.*]] = vector.gather %[[BIAS]]
+// CHECK:         %[[B1:.*]] = vector.gather %[[BIAS]]
+// CHECK:         vector.store %{{.*}}, %[[IN]][%[[C2]], %[[C0]]]
+// CHECK-NEXT:    vector.store %[[B0]], %[[OUT]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:    vector.store %[[B1]], %[[OUT]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:    scf.for %[[O:.*]] = %[[C0]] to %[[C2]] step %[[C2]] {
+// CHECK-NEXT:      %[[START0:.*]] = arith.muli %[[O]], %[[C3]] : index
+// CHECK-NEXT:      %[[INIT0:.*]] = vector.load %[[OUT]][%[[O]], %[[C0]]]
+// CHECK-NEXT:      %[[O1:.*]] = arith.addi %[[O]], %[[C1]] : index
+// CHECK-NEXT:      %[[START1:.*]] = arith.addi %[[START0]], %[[C3]] : index
+// CHECK-NEXT:      %[[INIT1:.*]] = vector.load %[[OUT]][%[[O1]], %[[C0]]]
+// CHECK-NEXT:      %[[ACC:.*]]:2 = scf.for %[[P:.*]] = %[[C0]] to %[[C3]] step %[[C1]] iter_args(%[[A0:.*]] = %[[INIT0]], %[[A1:.*]] = %[[INIT1]])
+// CHECK-NEXT:        %[[X:.*]] = vector.load %[[IN]][%[[P]], %[[C0]]]
+// CHECK-NEXT:        %[[I0:.*]] = arith.addi %[[START0]], %[[P]] : index
+// CHECK-NEXT:        %[[W0:.*]] = memref.load %[[W]][%[[I0]]]
+// CHECK-NEXT:        %[[W0B:.*]] = vector.broadcast %[[W0]]
+// CHECK-NEXT:        %[[Y0:.*]] = math.fma %[[W0B]], %[[X]], %[[A0]]
+// CHECK-NEXT:        %[[I1:.*]] = arith.addi %[[START1]], %[[P]] : index
+// CHECK-NEXT:        %[[W1:.*]] = memref.load %[[W]][%[[I1]]]
+// CHECK-NEXT:        %[[W1B:.*]] = vector.broadcast %[[W1]]
+// CHECK-NEXT:        %[[Y1:.*]] = math.fma %[[W1B]], %[[X]], %[[A1]]
+// CHECK-NEXT:        scf.yield %[[Y0]], %[[Y1]]
+// CHECK-NEXT:      }
+// CHECK-NEXT:      vector.store %[[ACC]]#0, %[[OUT]][%[[O]], %[[C0]]]
+// CHECK-NEXT:      vector.store %[[ACC]]#1, %[[OUT]][%[[O1]], %[[C0]]]
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[R0:.*]] = vector.load %[[OUT]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:    %[[R1:.*]] = vector.load %[[OUT]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:    vector.scatter {{.*}}, %[[R0]]
+// CHECK:         vector.scatter {{.*}}, %[[R1]]
 func.func @matvec_bias_transpose(%x: !coopvec.vec<3, f32>, %b: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coopvec.vec<2, f32> {
   %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<3, 2, f32, "col_major">
   %y = "coopvec.matvec"(%A, %x, %b) {transpose} : (!coopvec.matrix<3, 2, f32, "col_major">, !coopvec.vec<3, f32>, !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
@@ -283,12 +312,18 @@ func.func @matvec_bias_transpose(%x: !coopvec.vec<3, f32>, %b: !coopvec.vec<2, f
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf16>
 // CHECK:         %[[XH:.*]] = vector.gather %[[X]][%{{.*}}] [%{{.*}}], %{{.*}}, %[[ZERO]] : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16> into vector<4xf16>
 // CHECK-NEXT:    %[[XF:.*]] = arith.extf %[[XH]] : vector<4xf16> to vector<4xf32>
-// CHECK-NEXT:    %[[WH:.*]] = memref.load %[[W]][%[[C32]]] : memref<?xf16>
-// CHECK-NEXT:    %[[WF:.*]] = arith.extf %[[WH]] : f16 to f32
-// CHECK-NEXT:    %[[WB:.*]] = vector.broadcast %[[WF]] : f32 to vector<4xf32>
-// CHECK-NEXT:    %[[Y:.*]] = arith.mulf %[[WB]], %[[XF]] : vector<4xf32>
-// CHECK-NEXT:    %[[YH:.*]] = arith.truncf %[[Y]] : vector<4xf32> to vector<4xf16>
-// CHECK-NEXT:    vector.scatter %[[OUT]][%{{.*}}] [%{{.*}}], %{{.*}}, %[[YH]] : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16>
+// CHECK-NEXT:    vector.store %[[XF]], %{{.*}} : memref<1x4xf32>, vector<4xf32>
+// CHECK-NEXT:    scf.for %[[P:.*]] = {{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (vector<4xf32>) {
+// CHECK-NEXT:      %[[XP:.*]] = vector.load
+// CHECK-NEXT:      %[[I:.*]] = arith.addi %[[C32]], %[[P]] : index
+// CHECK-NEXT:      %[[WH:.*]] = memref.load %[[W]][%[[I]]] : memref<?xf16>
+// CHECK-NEXT:      %[[WF:.*]] = arith.extf %[[WH]] : f16 to f32
+// CHECK-NEXT:      %[[WB:.*]] = vector.broadcast %[[WF]] : f32 to vector<4xf32>
+// CHECK-NEXT:      %[[Y:.*]] = math.fma %[[WB]], %[[XP]], %[[A]] : vector<4xf32>
+// CHECK-NEXT:      scf.yield %[[Y]]
+// CHECK:         %[[R:.*]] = vector.load
+// CHECK-NEXT:    %[[RH:.*]] = arith.truncf %[[R]] : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT:    vector.scatter %[[OUT]][%{{.*}}] [%{{.*}}], %{{.*}}, %[[RH]] : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16>
 func.func @matvec_f16(%x: !coopvec.vec<1, f16>, %w: memref<?xf16>) -> !coopvec.vec<1, f16> {
   %A = "coopvec.matrix_view"(%w) {offset = 64} : (memref<?xf16>) -> !coopvec.matrix<1, 1, f16, "inference">
   %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<1, 1, f16, "inference">, !coopvec.vec<1, f16>) -> !coopvec.vec<1, f16>
@@ -312,25 +347,54 @@ func.func @cast(%x: !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32> {
 // -----
 
 // grad[i, j] += sum over valid threads of a_i * b_j: invalid lanes of a and
-// b are zeroed, then one reduction and one atomic add per element.
+// b are zeroed and staged in tiles; a loop nest sums each product over the
+// lanes into an f32 tile G (zeroed before the lane loop), and after the
+// lane loop G is added to the buffer with one atomic per element (A[i, j]
+// at offset / 4 + i * 1 + j).
 // CHECK-LABEL: func.func @outer_product_batched(
-// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[G:[^:]*]]: memref<?xf32>)
+// CHECK-SAME:      %[[N:[^:]*]]: index, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[G:[^:]*]]: memref<?xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
-// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
-// CHECK:         %[[MASK:.*]] = vector.create_mask
-// CHECK:         %[[A0:.*]] = vector.gather
-// CHECK:         %[[A1:.*]] = vector.gather
-// CHECK-NEXT:    %[[B0:.*]] = vector.gather
-// CHECK-NEXT:    %[[A0M:.*]] = arith.select %[[MASK]], %[[A0]], %[[ZERO]] : vector<4xi1>, vector<4xf32>
-// CHECK-NEXT:    %[[A1M:.*]] = arith.select %[[MASK]], %[[A1]], %[[ZERO]]
-// CHECK-NEXT:    %[[B0M:.*]] = arith.select %[[MASK]], %[[B0]], %[[ZERO]]
-// CHECK-NEXT:    %[[P00:.*]] = arith.mulf %[[A0M]], %[[B0M]] : vector<4xf32>
-// CHECK-NEXT:    %[[S00:.*]] = vector.reduction <add>, %[[P00]] fastmath<reassoc> : vector<4xf32> into f32
-// CHECK-NEXT:    memref.atomic_rmw addf %[[S00]], %[[G]][%[[C4]]] : (f32, memref<?xf32>) -> f32
-// CHECK-NEXT:    %[[P10:.*]] = arith.mulf %[[A1M]], %[[B0M]] : vector<4xf32>
-// CHECK-NEXT:    %[[S10:.*]] = vector.reduction <add>, %[[P10]]
-// CHECK-NEXT:    memref.atomic_rmw addf %[[S10]], %[[G]][%[[C5]]]
+// CHECK-DAG:     %[[A:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x4xf32>
+// CHECK-DAG:     %[[B:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1x4xf32>
+// CHECK-DAG:     %[[TILE:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x1xf32>
+// CHECK-DAG:     %[[ZEROF:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:      scf.for %[[J:.*]] = %[[C0]] to %[[C1]] step %[[C1]] {
+// CHECK-NEXT:        memref.store %[[ZEROF]], %[[TILE]][%[[I]], %[[J]]] : memref<2x1xf32>
+// CHECK:         scf.for %{{.*}} = %[[C0]] to %[[N]] step %[[C4]] {
+// CHECK:           %[[MASK:.*]] = vector.create_mask
+// CHECK:           %[[A0:.*]] = vector.gather
+// CHECK:           %[[A1:.*]] = vector.gather
+// CHECK-NEXT:      %[[B0:.*]] = vector.gather
+// CHECK-NEXT:      %[[A0M:.*]] = arith.select %[[MASK]], %[[A0]], %[[ZERO]] : vector<4xi1>, vector<4xf32>
+// CHECK-NEXT:      vector.store %[[A0M]], %[[A]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:      %[[A1M:.*]] = arith.select %[[MASK]], %[[A1]], %[[ZERO]]
+// CHECK-NEXT:      vector.store %[[A1M]], %[[A]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:      %[[B0M:.*]] = arith.select %[[MASK]], %[[B0]], %[[ZERO]]
+// CHECK-NEXT:      vector.store %[[B0M]], %[[B]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:        %[[AI:.*]] = vector.load %[[A]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        scf.for %[[J:.*]] = %[[C0]] to %[[C1]] step %[[C1]] {
+// CHECK-NEXT:          %[[BJ:.*]] = vector.load %[[B]][%[[J]], %[[C0]]]
+// CHECK-NEXT:          %[[P:.*]] = arith.mulf %[[AI]], %[[BJ]] : vector<4xf32>
+// CHECK-NEXT:          %[[S:.*]] = vector.reduction <add>, %[[P]] fastmath<reassoc> : vector<4xf32> into f32
+// CHECK-NEXT:          %[[OLD:.*]] = memref.load %[[TILE]][%[[I]], %[[J]]]
+// CHECK-NEXT:          %[[NEW:.*]] = arith.addf %[[OLD]], %[[S]] : f32
+// CHECK-NEXT:          memref.store %[[NEW]], %[[TILE]][%[[I]], %[[J]]]
+// CHECK-NOT:     memref.atomic_rmw
+// CHECK:         scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:      scf.for %[[J:.*]] = %[[C0]] to %[[C1]] step %[[C1]] {
+// CHECK-NEXT:        %[[V:.*]] = memref.load %[[TILE]][%[[I]], %[[J]]]
+// CHECK-NEXT:        %[[RO:.*]] = arith.muli %[[I]], %[[C1]] : index
+// CHECK-NEXT:        %[[CO:.*]] = arith.muli %[[J]], %[[C1]] : index
+// CHECK-NEXT:        %[[OFF:.*]] = arith.addi %[[RO]], %[[CO]] : index
+// CHECK-NEXT:        %[[IDX:.*]] = arith.addi %[[C4]], %[[OFF]] : index
+// CHECK-NEXT:        memref.atomic_rmw addf %[[V]], %[[G]][%[[IDX]]] : (f32, memref<?xf32>) -> f32
+// CHECK:         return
 func.func @outer_product(%a: !coopvec.vec<2, f32>, %b: !coopvec.vec<1, f32>, %g: memref<?xf32>) {
   %G = "coopvec.matrix_view"(%g) {offset = 16} : (memref<?xf32>) -> !coopvec.matrix<2, 1, f32, "row_major">
   "coopvec.outer_product_accumulate"(%a, %b, %G) : (!coopvec.vec<2, f32>, !coopvec.vec<1, f32>, !coopvec.matrix<2, 1, f32, "row_major">) -> ()
@@ -358,5 +422,26 @@ func.func @outer_product(%a: !coopvec.vec<2, f32>, %b: !coopvec.vec<1, f32>, %g:
 // CHECK-NEXT:    memref.atomic_rmw addf %[[H1]], %[[G]][%[[I1]]] : (f16, memref<?xf16>) -> f16
 func.func @reduce_sum(%v: !coopvec.vec<2, f16>, %g: memref<?xf16>, %off: index) {
   "coopvec.reduce_sum_accumulate"(%v, %g, %off) : (!coopvec.vec<2, f16>, memref<?xf16>, index) -> ()
+  return
+}
+
+// -----
+
+// A gradient buffer computed inside the function is only known inside the
+// lane loop: the tile is zeroed, accumulated and added once per group.
+// CHECK-LABEL: func.func @outer_product_local_batched(
+// CHECK:         scf.for
+// CHECK:           %[[BUF:.*]] = memref.cast
+// CHECK:           memref.store
+// CHECK:           vector.reduction <add>
+// CHECK:           memref.atomic_rmw addf %{{.*}}, %[[BUF]][%{{.*}}] : (f32, memref<?xf32>) -> f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:  }
+// CHECK-NEXT:  }
+// CHECK-NEXT:  return
+func.func @outer_product_local(%a: !coopvec.vec<1, f32>, %g: memref<4xf32>) {
+  %d = memref.cast %g : memref<4xf32> to memref<?xf32>
+  %G = "coopvec.matrix_view"(%d) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<1, 1, f32, "row_major">
+  "coopvec.outer_product_accumulate"(%a, %a, %G) : (!coopvec.vec<1, f32>, !coopvec.vec<1, f32>, !coopvec.matrix<1, 1, f32, "row_major">) -> ()
   return
 }

@@ -16,9 +16,11 @@
 // The C interface: n, then a pointer to a memref descriptor per memref,
 // scalars by value.
 // LLVMIR-LABEL: define void @_mlir_ciface_mlp_batched(i64 %0, ptr %1, ptr %2, float %3, ptr %4)
+// reduce_sum_accumulate adds once per group (in the lane loop), the outer
+// product's f32 tile once per call (after it).
 // LLVMIR-LABEL: define void @train_batched(
-// LLVMIR:       atomicrmw fadd ptr %{{.*}}, half
 // LLVMIR:       atomicrmw fadd ptr %{{.*}}, float
+// LLVMIR:       atomicrmw fadd ptr %{{.*}}, half
 // LLVMIR-LABEL: define void @_mlir_ciface_train_batched(i64 %0, ptr %1, ptr %2, ptr %3, ptr %4)
 
 // BAD-OPTION: error: in pipeline 'coopvec-lower-to-cpu': pass 'convert-coopvec-to-vector' has no option 'lane'
