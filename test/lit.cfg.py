@@ -12,7 +12,8 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.coopvec_obj_root, "test")
 
 # Our tools first, then LLVM's (mlir-opt, FileCheck, not, split-file).
-path = os.pathsep.join([config.coopvec_tools_dir, config.coopvec_capi_dir,
+run_dir = os.path.join(config.coopvec_obj_root, "tools", "coopvec-run")
+path = os.pathsep.join([config.coopvec_tools_dir, run_dir, config.coopvec_capi_dir,
                         config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.environment["PATH"] = path
 
