@@ -400,7 +400,7 @@ static MlirValue createStrides(Lowering *l, intptr_t size) {
   coopvecBufferAppendStr(&text, "dense<[");
   for (int64_t lane = 0; lane < l->lanes; ++lane)
     coopvecBufferAppendf(&text, "%s%lld", lane ? ", " : "",
-                         (long long)(lane * size));
+                         (long long)lane * (long long)size);
   coopvecBufferAppendf(&text, "]> : vector<%lldxi32>", (long long)l->lanes);
   int64_t lanes = l->lanes;
   MlirType type = mlirVectorTypeGet(1, &lanes, mlirIntegerTypeGet(l->ctx, 32));
