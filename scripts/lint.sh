@@ -16,8 +16,13 @@ if [ ! -f "$build/compile_commands.json" ]; then
   exit 1
 fi
 for f in $(git ls-files 'lib/*.c' 'tools/*.c'); do
-  clang-tidy -p "$build" --quiet "$f" 2>/dev/null | grep -E "(error|warning):" &&
+  # clang-tidy exits non-zero on findings; what counts is what it printed.
+  findings=$(clang-tidy -p "$build" --quiet "$f" 2>/dev/null |
+    grep -E "(error|warning):" || true)
+  if [ -n "$findings" ]; then
+    echo "$findings"
     status=1
+  fi
 done
 [ "$status" -eq 0 ] && echo "lint: clean"
 exit "$status"
