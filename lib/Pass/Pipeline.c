@@ -83,10 +83,6 @@ static bool readOptions(PipelineParser *parser, MlirStringRef *options) {
   return true;
 }
 
-static void collectUpstreamError(MlirStringRef message, void *userData) {
-  coopvecBufferAppend((CoopvecBuffer *)userData, message.data, message.length);
-}
-
 /// Upstream option errors span several lines; ours is one line followed by
 /// the caret, so line breaks become "; ".
 static void joinLines(CoopvecBuffer *message) {
@@ -118,7 +114,7 @@ static void addPass(PipelineParser *parser, MlirOpPassManager pm,
   CoopvecBuffer error = {0};
   if (coopvecIsPassName(name)) {
     MlirPass pass =
-        coopvecCreatePass(name, options, collectUpstreamError, &error);
+        coopvecCreatePass(name, options, coopvecBufferCallback, &error);
     if (!pass.ptr) {
       reportAt(parser, nameStart, coopvecBufferStr(&error));
     } else {
@@ -136,7 +132,7 @@ static void addPass(PipelineParser *parser, MlirOpPassManager pm,
   MlirStringRef element =
       mlirStringRefCreate(parser->text + nameStart, end - nameStart);
   if (mlirLogicalResultIsFailure(mlirOpPassManagerAddPipeline(
-          pm, element, collectUpstreamError, &error))) {
+          pm, element, coopvecBufferCallback, &error))) {
     CoopvecBuffer message = {0};
     if (!error.size || strstr(coopvecBufferStr(&error), "does not refer to"))
       coopvecBufferAppendf(&message,
@@ -169,7 +165,7 @@ static void addRegisteredPipeline(PipelineParser *parser, MlirOpPassManager pm,
   def->expand(options, coopvecBufferCallback, &text);
   PipelineParser expanded = {
       coopvecBufferStr(&text), text.size, 0,    parser->verifyEach,
-      collectUpstreamError,    &error,    false};
+      coopvecBufferCallback,   &error,    false};
   parsePipeline(&expanded, pm, '\0');
   if (expanded.failed) {
     // Keep the message of "pass pipeline:1:N: error: <message>\n...".

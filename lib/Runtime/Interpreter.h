@@ -112,9 +112,11 @@ typedef struct ValueMapEntry {
 typedef struct Program {
   MlirOperation func;
   Slot *slots;
-  int32_t numSlots, slotCapacity;
+  int32_t numSlots;
+  intptr_t slotCapacity;
   Inst *insts;
-  int32_t numInsts, instCapacity;
+  int32_t numInsts;
+  intptr_t instCapacity;
   int32_t *argSlots;
   int32_t numArgs;
   int32_t *returnSlots;
@@ -138,7 +140,8 @@ typedef struct Buffer {
 typedef struct Interp {
   MlirOperation moduleOp;
   Program **programs;
-  int32_t numPrograms, programCapacity;
+  int32_t numPrograms;
+  intptr_t programCapacity;
   Buffer *buffers;
   int32_t numBuffers;
   MlirStringCallback errorCallback;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Runtime/Decode.h"
+#include "Support/Operation.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -485,8 +486,7 @@ static bool checkFor(Interp *interp, Program *program, int32_t index) {
 static bool checkYield(Interp *interp, Program *program, int32_t index) {
   Inst *inst = instAt(program, index);
   MlirOperation parent = mlirOperationGetParentOperation(inst->op);
-  if (!mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(parent)),
-                          mlirStringRefCreateFromCString("scf.for")))
+  if (!coopvecOpIsNamed(parent, "scf.for"))
     return coopvecInterpError(interp, inst->op, "is supported in scf.for only");
   MlirBlock body = mlirOperationGetBlock(inst->op);
   if (mlirBlockGetNumArguments(body) != 1 + inst->numOperands)

@@ -8,6 +8,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Runtime/Decode.h"
+#include "Support/Alloc.h"
+#include "Support/Buffer.h"
+#include "Support/Operation.h"
 
 #include <mlir-c/AffineMap.h>
 #include <mlir-c/BuiltinAttributes.h>
@@ -16,20 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *growArray(void *array, int32_t *capacity, int32_t needed,
-                       size_t elementSize) {
-  if (needed <= *capacity)
-    return array;
-  int32_t newCapacity = *capacity ? *capacity : 8;
-  while (newCapacity < needed)
-    newCapacity *= 2;
-  void *grown = realloc(array, (size_t)newCapacity * elementSize);
-  if (!grown)
-    abort(); // out of memory: nothing sensible to report through MLIR
-  *capacity = newCapacity;
-  return grown;
-}
 
 int64_t coopvecSlotCells(const Slot *slot) {
   switch (slot->kind) {
@@ -207,30 +196,22 @@ static bool typeToSlot(MlirType type, Slot *slot) {
   return scalarElem(type, slot);
 }
 
-static void appendType(MlirStringRef chunk, void *userData) {
-  char *text = userData;
-  size_t used = strlen(text);
-  size_t room = 255 - used;
-  size_t length = chunk.length < room ? chunk.length : room;
-  memcpy(text + used, chunk.data, length);
-  text[used + length] = '\0';
-}
-
 int32_t coopvecProgramDefine(Interp *interp, Program *program,
                              MlirOperation owner, MlirValue value) {
   MlirType type = mlirValueGetType(value);
   Slot slot;
   if (!typeToSlot(type, &slot)) {
-    char text[256] = "";
-    mlirTypePrint(type, appendType, text);
+    CoopvecBuffer text = {0};
+    mlirTypePrint(type, coopvecBufferCallback, &text);
     coopvecInterpError(interp, owner,
                        "uses type '%s', which the reference interpreter does "
                        "not support",
-                       text);
+                       coopvecBufferStr(&text));
+    coopvecBufferFree(&text);
     return -1;
   }
-  program->slots = growArray(program->slots, &program->slotCapacity,
-                             program->numSlots + 1, sizeof(Slot));
+  program->slots = coopvecGrowArray(program->slots, &program->slotCapacity,
+                                    program->numSlots + 1, sizeof(Slot));
   slot.offset = coopvecProgramReserve(program, coopvecSlotCells(&slot));
   program->slots[program->numSlots] = slot;
   mapInsert(program, value.ptr, program->numSlots);
@@ -257,8 +238,8 @@ int64_t coopvecProgramReserve(Program *program, int64_t cells) {
 //===----------------------------------------------------------------------===//
 
 static int32_t addInst(Program *program, Opcode opcode, MlirOperation op) {
-  program->insts = growArray(program->insts, &program->instCapacity,
-                             program->numInsts + 1, sizeof(Inst));
+  program->insts = coopvecGrowArray(program->insts, &program->instCapacity,
+                                    program->numInsts + 1, sizeof(Inst));
   Inst *inst = &program->insts[program->numInsts];
   memset(inst, 0, sizeof(*inst));
   inst->opcode = opcode;
@@ -333,7 +314,8 @@ void coopvecInterpFreePrograms(Interp *interp) {
     freeProgram(interp->programs[i]);
   free(interp->programs);
   interp->programs = NULL;
-  interp->numPrograms = interp->programCapacity = 0;
+  interp->numPrograms = 0;
+  interp->programCapacity = 0;
 }
 
 static bool decodeBody(Interp *interp, Program *program) {
@@ -366,8 +348,9 @@ Program *coopvecInterpDecode(Interp *interp, MlirOperation func) {
   if (!program)
     abort();
   program->func = func;
-  interp->programs = growArray(interp->programs, &interp->programCapacity,
-                               interp->numPrograms + 1, sizeof(Program *));
+  interp->programs =
+      coopvecGrowArray(interp->programs, &interp->programCapacity,
+                       interp->numPrograms + 1, sizeof(Program *));
   interp->programs[interp->numPrograms++] = program;
   program->decoding = true;
   bool ok = decodeBody(interp, program);
@@ -388,11 +371,9 @@ MlirOperation coopvecInterpLookupFunction(Interp *interp, MlirStringRef name) {
       mlirRegionGetFirstBlock(mlirOperationGetRegion(interp->moduleOp, 0));
   if (mlirBlockIsNull(body))
     return none;
-  MlirStringRef funcName = mlirStringRefCreateFromCString("func.func");
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(op)),
-                            funcName))
+    if (!coopvecOpIsNamed(op, "func.func"))
       continue;
     MlirAttribute symbol = mlirOperationGetAttributeByName(
         op, mlirStringRefCreateFromCString("sym_name"));

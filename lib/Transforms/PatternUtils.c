@@ -8,14 +8,6 @@
 
 #include <string.h>
 
-bool coopvecOpIsNamed(MlirOperation op, const char *name) {
-  if (mlirOperationIsNull(op))
-    return false;
-  MlirStringRef opName = mlirIdentifierStr(mlirOperationGetName(op));
-  return opName.length == strlen(name) &&
-         strncmp(opName.data, name, opName.length) == 0;
-}
-
 MlirOperation coopvecDefiningOpNamed(MlirValue value, const char *name) {
   MlirOperation null = {NULL};
   if (mlirValueIsNull(value) || !mlirValueIsAOpResult(value))

@@ -10,14 +10,13 @@
 #ifndef COOPVEC_LIB_TRANSFORMS_PATTERNUTILS_H
 #define COOPVEC_LIB_TRANSFORMS_PATTERNUTILS_H
 
+#include "Support/Operation.h"
+
 #include <mlir-c/IR.h>
 #include <mlir-c/Rewrite.h>
 
 #include <stdbool.h>
 #include <stdint.h>
-
-/// Whether `op` is named `name` (e.g. "coopvec.add").
-bool coopvecOpIsNamed(MlirOperation op, const char *name);
 
 /// The op named `name` that defines `value`, or a null op when `value` is a
 /// block argument or is defined by another op.

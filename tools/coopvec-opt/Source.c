@@ -1,6 +1,7 @@
 //===- Source.c - Reading, splitting and parsing the input ----------------===//
 
 #include "Driver.h"
+#include "Support/Operation.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -116,9 +117,7 @@ void getPaddedChunk(const SourceFile *source, SourceChunk chunk,
 static const char implicitModulePrefix[] = "module {";
 
 static bool isModule(MlirOperation op) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  return mlirStringRefEqual(name,
-                            mlirStringRefCreateFromCString("builtin.module"));
+  return coopvecOpIsNamed(op, "builtin.module");
 }
 
 /// mlirOperationCreateParse insists on exactly one top-level operation and

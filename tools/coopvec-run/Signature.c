@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Runner.h"
+#include "Support/Buffer.h"
+#include "Support/Operation.h"
 
 #include "coopvec-c/Dialect.h"
 
@@ -19,22 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct TextBuffer {
-  char *data;
-  size_t size;
-} TextBuffer;
-
-static void appendText(MlirStringRef text, void *userData) {
-  TextBuffer *buffer = userData;
-  buffer->data = realloc(buffer->data, buffer->size + text.length + 1);
-  memcpy(buffer->data + buffer->size, text.data, text.length);
-  buffer->size += text.length;
-  buffer->data[buffer->size] = '\0';
-}
-
 static char *printType(MlirType type) {
-  TextBuffer buffer = {NULL, 0};
-  mlirTypePrint(type, appendText, &buffer);
+  CoopvecBuffer buffer = {0};
+  mlirTypePrint(type, coopvecBufferCallback, &buffer);
   return buffer.data ? buffer.data : calloc(1, 1);
 }
 
@@ -88,9 +77,7 @@ static void recordMatvec(MlirOperation op, Signature *signature) {
 }
 
 static MlirWalkResult findMatvecs(MlirOperation op, void *userData) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (mlirStringRefEqual(name,
-                         mlirStringRefCreateFromCString("coopvec.matvec")) &&
+  if (coopvecOpIsNamed(op, "coopvec.matvec") &&
       mlirOperationGetNumOperands(op) >= 2)
     recordMatvec(op, userData);
   return MlirWalkResultAdvance;
@@ -114,17 +101,12 @@ static MlirLogicalResult classifyAll(MlirType functionType, bool isResult,
   return mlirLogicalResultSuccess();
 }
 
-static bool opIs(MlirOperation op, const char *name) {
-  return mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(op)),
-                            mlirStringRefCreateFromCString(name));
-}
-
 /// Whether a matrix_view's matrix is accumulated into.
 static bool viewIsWritten(MlirOperation view) {
   MlirValue matrix = mlirOperationGetResult(view, 0);
   for (MlirOpOperand use = mlirValueGetFirstUse(matrix);
        !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
-    if (!opIs(mlirOpOperandGetOwner(use), "coopvec.matvec"))
+    if (!coopvecOpIsNamed(mlirOpOperandGetOwner(use), "coopvec.matvec"))
       return true; // outer_product_accumulate, or an op we cannot see into
   }
   return false;
@@ -132,9 +114,10 @@ static bool viewIsWritten(MlirOperation view) {
 
 /// Whether `user` of a memref argument may write it.
 static bool useWrites(MlirOperation user) {
-  if (opIs(user, "coopvec.load") || opIs(user, "coopvec.masked_load"))
+  if (coopvecOpIsNamed(user, "coopvec.load") ||
+      coopvecOpIsNamed(user, "coopvec.masked_load"))
     return false;
-  if (opIs(user, "coopvec.matrix_view"))
+  if (coopvecOpIsNamed(user, "coopvec.matrix_view"))
     return viewIsWritten(user);
   return true; // stores, accumulations, calls: conservatively written
 }
@@ -197,7 +180,7 @@ static int64_t resolveIndex(MlirValue value, MlirBlock entry,
                             const CoopvecNpyArray *const *inputs) {
   if (mlirValueIsAOpResult(value)) {
     MlirOperation def = mlirOpResultGetOwner(value);
-    if (!opIs(def, "arith.constant"))
+    if (!coopvecOpIsNamed(def, "arith.constant"))
       return -1;
     MlirAttribute attr = mlirOperationGetAttributeByName(
         def, mlirStringRefCreateFromCString("value"));
@@ -216,7 +199,7 @@ static int64_t resolveIndex(MlirValue value, MlirBlock entry,
 static int64_t extentOfUse(MlirOperation user, int64_t elementBytes,
                            MlirBlock entry,
                            const CoopvecNpyArray *const *inputs) {
-  if (opIs(user, "coopvec.matrix_view")) {
+  if (coopvecOpIsNamed(user, "coopvec.matrix_view")) {
     MlirAttribute offset = mlirOperationGetAttributeByName(
         user, mlirStringRefCreateFromCString("offset"));
     MlirType matrix = mlirValueGetType(mlirOperationGetResult(user, 0));
@@ -226,12 +209,13 @@ static int64_t extentOfUse(MlirOperation user, int64_t elementBytes,
            coopvecMatrixTypeGetRows(matrix) * coopvecMatrixTypeGetCols(matrix);
   }
   MlirValue vector, offset;
-  if (opIs(user, "coopvec.load") || opIs(user, "coopvec.masked_load")) {
+  if (coopvecOpIsNamed(user, "coopvec.load") ||
+      coopvecOpIsNamed(user, "coopvec.masked_load")) {
     vector = mlirOperationGetResult(user, 0);
     offset = mlirOperationGetOperand(user, 1);
-  } else if (opIs(user, "coopvec.store") ||
-             opIs(user, "coopvec.masked_store") ||
-             opIs(user, "coopvec.reduce_sum_accumulate")) {
+  } else if (coopvecOpIsNamed(user, "coopvec.store") ||
+             coopvecOpIsNamed(user, "coopvec.masked_store") ||
+             coopvecOpIsNamed(user, "coopvec.reduce_sum_accumulate")) {
     vector = mlirOperationGetOperand(user, 0);
     offset = mlirOperationGetOperand(user, 2);
   } else {

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Runner.h"
+#include "Support/Operation.h"
 
 #include "coopvec-c/Coopvec.h"
 
@@ -264,8 +265,7 @@ static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
 }
 
 static bool isFuncNamed(MlirOperation op, MlirStringRef name) {
-  if (!mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(op)),
-                          mlirStringRefCreateFromCString("func.func")))
+  if (!coopvecOpIsNamed(op, "func.func"))
     return false;
   MlirAttribute symbol = mlirOperationGetAttributeByName(
       op, mlirSymbolTableGetSymbolAttributeName());

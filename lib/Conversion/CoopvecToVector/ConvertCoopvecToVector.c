@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/CoopvecToVector/Lowering.h"
+#include "Support/Alloc.h"
+#include "Support/Operation.h"
 
 #include "Dialect/Verifier.h"
 #include "Pass/PassDef.h"
@@ -36,12 +38,6 @@ typedef struct ConvertOptions {
 } ConvertOptions;
 
 enum { MAX_LANES = 256, MAX_ROW_BLOCK = 64 };
-
-static bool nameIs(MlirOperation op, const char *name) {
-  MlirStringRef opName = mlirIdentifierStr(mlirOperationGetName(op));
-  return strlen(name) == opName.length &&
-         strncmp(name, opName.data, opName.length) == 0;
-}
 
 static bool nameStartsWith(MlirOperation op, const char *prefix) {
   MlirStringRef opName = mlirIdentifierStr(mlirOperationGetName(op));
@@ -130,7 +126,8 @@ static bool isPerThreadValue(MlirValue value) {
   if (!mlirValueIsAOpResult(value))
     return false;
   MlirOperation owner = mlirOpResultGetOwner(value);
-  return nameIs(owner, "coopvec.unpack") || nameIs(owner, "coopvec.to_vector");
+  return coopvecOpIsNamed(owner, "coopvec.unpack") ||
+         coopvecOpIsNamed(owner, "coopvec.to_vector");
 }
 
 static bool checkSignature(MlirOperation func) {
@@ -179,9 +176,9 @@ static bool checkCoopvecOp(MlirOperation op) {
     coopvecEmitOpError(op, "is not supported by convert-coopvec-to-vector");
     return false;
   }
-  if (nameIs(op, "coopvec.matvec"))
+  if (coopvecOpIsNamed(op, "coopvec.matvec"))
     return checkMatrixSize(op, mlirOperationGetOperand(op, 0));
-  if (nameIs(op, "coopvec.outer_product_accumulate"))
+  if (coopvecOpIsNamed(op, "coopvec.outer_product_accumulate"))
     return checkMatrixSize(op, mlirOperationGetOperand(op, 2));
   return true;
 }
@@ -191,19 +188,21 @@ static bool checkCoopvecOp(MlirOperation op) {
 /// read-modify-write effects or regions: arith, math, index, vector, ub,
 /// affine index arithmetic and memref ops other than atomics.
 static bool isMovableUniformOp(MlirOperation op) {
-  if (mlirOperationGetNumRegions(op) != 0 || nameIs(op, "memref.atomic_rmw"))
+  if (mlirOperationGetNumRegions(op) != 0 ||
+      coopvecOpIsNamed(op, "memref.atomic_rmw"))
     return false;
   static const char *const prefixes[] = {"arith.",  "math.",   "index.",
                                          "vector.", "memref.", "ub."};
   for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); ++i)
     if (nameStartsWith(op, prefixes[i]))
       return true;
-  return nameIs(op, "affine.apply") || nameIs(op, "affine.min") ||
-         nameIs(op, "affine.max");
+  return coopvecOpIsNamed(op, "affine.apply") ||
+         coopvecOpIsNamed(op, "affine.min") ||
+         coopvecOpIsNamed(op, "affine.max");
 }
 
 static bool checkOtherOp(MlirOperation op, const FunctionList *perThread) {
-  if (nameIs(op, "func.call")) {
+  if (coopvecOpIsNamed(op, "func.call")) {
     MlirAttribute callee = mlirOperationGetAttributeByName(
         op, mlirStringRefCreateFromCString("callee"));
     MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
@@ -261,7 +260,7 @@ static bool checkFunction(MlirOperation func, MlirOperation module,
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     if (nameStartsWith(op, "coopvec."))
       ok &= checkCoopvecOp(op);
-    else if (!nameIs(op, "func.return"))
+    else if (!coopvecOpIsNamed(op, "func.return"))
       ok &= checkOtherOp(op, perThread);
   }
   return ok;
@@ -414,13 +413,8 @@ static const GroupLayout *groupLayout(Lowering *l, intptr_t size) {
   for (intptr_t i = 0; i < l->numLayouts; ++i)
     if (l->layouts[i].size == size)
       return &l->layouts[i];
-  if (l->numLayouts == l->layoutsCapacity) {
-    l->layoutsCapacity = l->layoutsCapacity ? 2 * l->layoutsCapacity : 4;
-    l->layouts =
-        realloc(l->layouts, (size_t)l->layoutsCapacity * sizeof(GroupLayout));
-    if (!l->layouts)
-      abort();
-  }
+  l->layouts = coopvecGrowArray(l->layouts, &l->layoutsCapacity,
+                                l->numLayouts + 1, sizeof(GroupLayout));
   GroupLayout *layout = &l->layouts[l->numLayouts++];
   layout->size = size;
   layout->strides = createStrides(l, size);
@@ -544,7 +538,7 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
     if (nameStartsWith(op, "coopvec."))
       ok = cvLookupOpLowering(mlirIdentifierStr(mlirOperationGetName(op)))(&l,
                                                                            op);
-    else if (nameIs(op, "func.return"))
+    else if (coopvecOpIsNamed(op, "func.return"))
       lowerReturn(&l, op, firstOutput);
     else
       mlirOperationMoveBefore(op, l.body.before);
@@ -595,14 +589,10 @@ static FunctionList collectPerThreadFunctions(MlirOperation module) {
   intptr_t capacity = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(moduleBody(module));
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!nameIs(op, "func.func") || !isPerThreadFunction(op))
+    if (!coopvecOpIsNamed(op, "func.func") || !isPerThreadFunction(op))
       continue;
-    if (list.count == capacity) {
-      capacity = capacity ? 2 * capacity : 8;
-      list.ops = realloc(list.ops, (size_t)capacity * sizeof(MlirOperation));
-      if (!list.ops)
-        abort();
-    }
+    list.ops = coopvecGrowArray(list.ops, &capacity, list.count + 1,
+                                sizeof(MlirOperation));
     list.ops[list.count++] = op;
   }
   return list;

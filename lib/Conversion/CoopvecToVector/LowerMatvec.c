@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/CoopvecToVector/Lowering.h"
+#include "Support/Operation.h"
 
 #include "Dialect/Verifier.h"
 
@@ -48,12 +49,6 @@ static bool checkMatrix(MlirOperation op, const MatrixView *view) {
                      (long long)view->rows, (long long)view->cols,
                      (int)CV_MAX_MATRIX_ELEMENTS);
   return false;
-}
-
-static bool opIs(MlirOperation op, const char *name) {
-  MlirStringRef opName = mlirIdentifierStr(mlirOperationGetName(op));
-  return strlen(name) == opName.length &&
-         strncmp(name, opName.data, opName.length) == 0;
 }
 
 static int64_t maxOf(int64_t a, int64_t b) { return a > b ? a : b; }
@@ -84,12 +79,12 @@ static void ensureTiles(Lowering *l, MlirOperation op) {
            mlirBlockGetFirstOperation(mlirOperationGetBlock(op));
        !mlirOperationIsNull(other);
        other = mlirOperationGetNextInBlock(other)) {
-    if (opIs(other, "coopvec.matvec")) {
+    if (coopvecOpIsNamed(other, "coopvec.matvec")) {
       inputRows =
           maxOf(inputRows, cvVecSize(mlirOperationGetOperand(other, 1)));
       outputRows =
           maxOf(outputRows, cvVecSize(mlirOperationGetResult(other, 0)));
-    } else if (opIs(other, "coopvec.outer_product_accumulate")) {
+    } else if (coopvecOpIsNamed(other, "coopvec.outer_product_accumulate")) {
       inputRows =
           maxOf(inputRows, cvVecSize(mlirOperationGetOperand(other, 0)));
       outputRows =

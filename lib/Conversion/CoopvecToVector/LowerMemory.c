@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/CoopvecToVector/Lowering.h"
+#include "Support/Operation.h"
 
 #include "Dialect/Verifier.h"
 
@@ -26,12 +27,6 @@ static MlirType memrefElementType(MlirValue memref) {
 
 static MlirType vectorOf(int64_t size, MlirType element) {
   return mlirVectorTypeGet(1, &size, element);
-}
-
-static bool isNamed(MlirOperation op, const char *name) {
-  MlirStringRef opName = mlirIdentifierStr(mlirOperationGetName(op));
-  return strlen(name) == opName.length &&
-         strncmp(name, opName.data, opName.length) == 0;
 }
 
 /// Element `i` of the uniform vector `vector`, broadcast to all lanes.
@@ -83,7 +78,7 @@ bool cvLowerLoad(Lowering *l, MlirOperation op) {
   MlirValue result = mlirOperationGetResult(op, 0);
   intptr_t size = cvVecSize(result);
   MlirType type = vectorOf(size, cvVecElementType(result));
-  bool masked = isNamed(op, "coopvec.masked_load");
+  bool masked = coopvecOpIsNamed(op, "coopvec.masked_load");
   MlirValue loaded;
   if (masked)
     loaded = maskedLoad(l, op, type);
@@ -133,7 +128,7 @@ bool cvLowerStore(Lowering *l, MlirOperation op) {
                                vectorOf(size, element), NULL);
   free(scalars);
   MlirValue offset = mlirOperationGetOperand(op, 2);
-  if (isNamed(op, "coopvec.masked_store")) {
+  if (coopvecOpIsNamed(op, "coopvec.masked_store")) {
     MlirValue operands[] = {base, offset, mlirOperationGetOperand(op, 3),
                             vector};
     cvCreate(&l->body, "vector.maskedstore", 4, operands, 0, NULL, NULL);

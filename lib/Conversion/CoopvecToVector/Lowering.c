@@ -1,6 +1,7 @@
 //===- Lowering.c - State and small helpers of convert-coopvec-to-vector --===//
 
 #include "Conversion/CoopvecToVector/Lowering.h"
+#include "Support/Alloc.h"
 
 #include <mlir-c/BuiltinTypes.h>
 
@@ -8,18 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *growArray(void *data, intptr_t *capacity, size_t elementSize) {
-  *capacity = *capacity ? *capacity * 2 : 16;
-  void *grown = realloc(data, (size_t)*capacity * elementSize);
-  if (!grown)
-    abort();
-  return grown;
-}
-
 void cvMapLanes(Lowering *l, MlirValue key, intptr_t count,
                 const MlirValue *lanes) {
-  if (l->numValues == l->valuesCapacity)
-    l->values = growArray(l->values, &l->valuesCapacity, sizeof(LaneValue));
+  l->values = coopvecGrowArray(l->values, &l->valuesCapacity, l->numValues + 1,
+                               sizeof(LaneValue));
   LaneValue *entry = &l->values[l->numValues++];
   entry->key = key;
   entry->count = count;
@@ -49,9 +42,8 @@ MlirValue cvOperandLane(Lowering *l, MlirValue value, intptr_t i) {
 }
 
 void cvMapMatrix(Lowering *l, const MatrixView *view) {
-  if (l->numMatrices == l->matricesCapacity)
-    l->matrices =
-        growArray(l->matrices, &l->matricesCapacity, sizeof(MatrixView));
+  l->matrices = coopvecGrowArray(l->matrices, &l->matricesCapacity,
+                                 l->numMatrices + 1, sizeof(MatrixView));
   l->matrices[l->numMatrices++] = *view;
 }
 
