@@ -32,6 +32,14 @@ COOPVEC_EXPORT MlirLogicalResult coopvecLoadDialect(MlirContext ctx);
 /// mlirRegisterAllPasses) in `ctx` and loads coopvec: what coopvec-opt uses.
 COOPVEC_EXPORT MlirLogicalResult coopvecSetupContext(MlirContext ctx);
 
+/// The ops of the dialect (lib/Dialect/Ops.def), by index: their full names
+/// ("coopvec.matvec") and classes ("construction", "transfer",
+/// "elementwise-unary", "elementwise-binary", "elementwise-ternary",
+/// "matvec", "training"). Out-of-range indices give empty strings.
+COOPVEC_EXPORT intptr_t coopvecGetNumOps(void);
+COOPVEC_EXPORT MlirStringRef coopvecOpGetName(intptr_t index);
+COOPVEC_EXPORT MlirStringRef coopvecOpGetClassName(intptr_t index);
+
 /// Matrix layouts. `inference` and `training` are opaque, target-optimal
 /// layouts produced by the packing routine.
 typedef enum CoopvecLayout {

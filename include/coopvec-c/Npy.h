@@ -13,7 +13,7 @@
 #define COOPVEC_C_NPY_H
 
 #include "coopvec-c/Export.h"
-#include "coopvec-c/Runtime.h"
+#include "coopvec-c/HostArray.h"
 
 #include <mlir-c/Support.h>
 

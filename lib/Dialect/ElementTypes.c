@@ -2,7 +2,7 @@
 
 #include "Dialect/ElementTypes.h"
 
-#include "Support/Buffer.h"
+#include "coopvec-c/Support.h"
 
 #include <string.h>
 

@@ -1,8 +1,8 @@
 //===- OpRules.h - Per-op rules of coopvec-verify (internal) ------*- C -*-===//
 //
-// Each coopvec op whose rules IRDL cannot express has one short `static`
-// check in OpRulesVector.c, OpRulesMemory.c or OpRulesMatrix.c, exported
-// here for the dispatch table in OpRules.c. Rules run on IR that passed the
+// Each coopvec op whose rules IRDL cannot express has one short check in
+// OpRulesVector.c, OpRulesMemory.c or OpRulesMatrix.c, named in the `rule`
+// column of Ops.def and dispatched by OpRules.c. Rules run on IR that passed the
 // IRDL verifier, so operand and result counts and every type relation IRDL
 // unifies already hold.
 //
@@ -38,8 +38,9 @@ bool coopvecVerifyFromElements(MlirOperation op);
 bool coopvecVerifyUnpack(MlirOperation op);
 bool coopvecVerifyFromVector(MlirOperation op);
 bool coopvecVerifyToVector(MlirOperation op);
-bool coopvecVerifyBinary(MlirOperation op);
-bool coopvecVerifyFma(MlirOperation op);
+/// The broadcast operands of an elementwise op (Ops.def) are its vec type
+/// or that type's element type.
+bool coopvecVerifyElementwise(MlirOperation op);
 
 /// Rules of the ops that read and write memrefs.
 bool coopvecVerifyLoad(MlirOperation op);

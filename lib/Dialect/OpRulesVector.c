@@ -11,6 +11,7 @@
 #include "coopvec-c/Dialect.h"
 
 #include "Dialect/OpRules.h"
+#include "Dialect/OpTable.h"
 #include "Dialect/Verifier.h"
 
 #include <mlir-c/BuiltinTypes.h>
@@ -81,10 +82,10 @@ static bool checkBroadcastOperand(MlirOperation op, intptr_t index) {
   return false;
 }
 
-bool coopvecVerifyBinary(MlirOperation op) {
-  return checkBroadcastOperand(op, 1);
-}
-
-bool coopvecVerifyFma(MlirOperation op) {
-  return checkBroadcastOperand(op, 1) && checkBroadcastOperand(op, 2);
+bool coopvecVerifyElementwise(MlirOperation op) {
+  const CoopvecOpInfo *info = coopvecLookupOp(op);
+  for (intptr_t i = 1; i < mlirOperationGetNumOperands(op); ++i)
+    if ((info->broadcastOperands & (1u << i)) && !checkBroadcastOperand(op, i))
+      return false;
+  return true;
 }

@@ -11,7 +11,7 @@
 
 #include "coopvec-c/Dialect.h"
 
-#include "Support/Buffer.h"
+#include "coopvec-c/Support.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 

@@ -15,7 +15,7 @@
 #include "Dialect/OpRules.h"
 #include "Dialect/Verifier.h"
 #include "Pass/PassDef.h"
-#include "Support/Buffer.h"
+#include "coopvec-c/Support.h"
 
 #include <mlir-c/Diagnostics.h>
 

@@ -8,7 +8,7 @@
 
 #include "Pass/PassDef.h"
 
-#include "Support/Buffer.h"
+#include "coopvec-c/Support.h"
 
 #include <ctype.h>
 #include <stdlib.h>

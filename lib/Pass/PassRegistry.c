@@ -10,18 +10,18 @@
 #include "coopvec-c/Passes.h"
 
 #include "Pass/PassDef.h"
-#include "Support/Buffer.h"
+#include "coopvec-c/Support.h"
 
 #include <string.h>
 
 extern const CoopvecPassDef coopvecVerifyPassDef;
 extern const CoopvecPassDef coopvecCanonicalizePassDef;
-extern const CoopvecPassDef coopvecConvertToVectorPassDef;
+extern const CoopvecPassDef coopvecConvertToCPUPassDef;
 
 static const CoopvecPassDef *const passDefs[] = {
     &coopvecVerifyPassDef,
     &coopvecCanonicalizePassDef,
-    &coopvecConvertToVectorPassDef,
+    &coopvecConvertToCPUPassDef,
 };
 
 extern const CoopvecPipelineDef coopvecLowerToCPUPipelineDef;

@@ -17,7 +17,7 @@
 #include "coopvec-c/Passes.h"
 
 #include "Pass/PassDef.h"
-#include "Support/Buffer.h"
+#include "coopvec-c/Support.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -9,7 +9,7 @@
 
 #include "coopvec-c/Target.h"
 
-#include "Support/Buffer.h"
+#include "coopvec-c/Support.h"
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>

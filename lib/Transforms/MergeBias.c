@@ -10,7 +10,7 @@
 
 #include "Transforms/PatternUtils.h"
 
-#include <stdlib.h>
+#include "coopvec-c/Builders.h"
 
 /// The bias-free matvec defining `value` whose only user is the add being
 /// rewritten; null otherwise. A matvec with other users must stay: merging
@@ -29,25 +29,25 @@ static MlirOperation mergeableMatvec(MlirValue value) {
 static MlirOperation createMatvecWithBias(MlirRewriterBase rewriter,
                                           MlirOperation matvec,
                                           MlirOperation add, MlirValue bias) {
-  MlirValue operands[3] = {mlirOperationGetOperand(matvec, 0),
-                           mlirOperationGetOperand(matvec, 1), bias};
-  MlirType resultType = mlirValueGetType(mlirOperationGetResult(add, 0));
-  intptr_t numAttributes = mlirOperationGetNumDiscardableAttributes(matvec);
-  MlirNamedAttribute *attributes = malloc(
-      sizeof(MlirNamedAttribute) * (size_t)(numAttributes ? numAttributes : 1));
-  if (!attributes)
-    abort();
-  for (intptr_t i = 0; i < numAttributes; ++i)
-    attributes[i] = mlirOperationGetDiscardableAttribute(matvec, i);
   MlirLocation locations[2] = {mlirOperationGetLocation(matvec),
                                mlirOperationGetLocation(add)};
   MlirContext ctx = mlirRewriterBaseGetContext(rewriter);
-  MlirAttribute nullAttribute = {NULL}; // no fusion metadata
-  MlirLocation loc = mlirLocationFusedGet(ctx, 2, locations, nullAttribute);
-  MlirOperation merged =
-      coopvecCreateOp(rewriter, "coopvec.matvec", loc, 3, operands, 1,
-                      &resultType, numAttributes, attributes);
-  free(attributes);
+  MlirAttribute noMetadata = {NULL};
+  CoopvecBuilder builder = coopvecBuilderFromRewriter(
+      rewriter, mlirLocationFusedGet(ctx, 2, locations, noMetadata));
+  bool transpose = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+      matvec, mlirStringRefCreateFromCString("transpose")));
+  MlirValue result =
+      coopvecBuildMatvec(&builder, mlirOperationGetOperand(matvec, 0),
+                         mlirOperationGetOperand(matvec, 1), bias, transpose);
+  MlirOperation merged = mlirOpResultGetOwner(result);
+  // Keep any other discardable attribute the matvec carried.
+  for (intptr_t i = 0; i < mlirOperationGetNumDiscardableAttributes(matvec);
+       ++i) {
+    MlirNamedAttribute attr = mlirOperationGetDiscardableAttribute(matvec, i);
+    mlirOperationSetDiscardableAttributeByName(
+        merged, mlirIdentifierStr(attr.name), attr.attribute);
+  }
   return merged;
 }
 

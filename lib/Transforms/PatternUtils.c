@@ -4,6 +4,8 @@
 
 #include "coopvec-c/Dialect.h"
 
+#include "IR/UpstreamBuilders.h"
+
 #include <mlir-c/BuiltinAttributes.h>
 
 #include <string.h>
@@ -47,41 +49,13 @@ bool coopvecMatchUniformConstant(MlirValue value, double *constant) {
          coopvecMatchFloatConstant(mlirOperationGetOperand(splat, 0), constant);
 }
 
-MlirOperation coopvecCreateOp(MlirRewriterBase rewriter, const char *name,
-                              MlirLocation loc, intptr_t numOperands,
-                              const MlirValue *operands, intptr_t numResults,
-                              const MlirType *resultTypes,
-                              intptr_t numAttributes,
-                              const MlirNamedAttribute *attributes) {
-  MlirOperationState state =
-      mlirOperationStateGet(mlirStringRefCreateFromCString(name), loc);
-  mlirOperationStateAddOperands(&state, numOperands, operands);
-  mlirOperationStateAddResults(&state, numResults, resultTypes);
-  mlirOperationStateAddAttributes(&state, numAttributes, attributes);
-  return mlirRewriterBaseInsert(rewriter, mlirOperationCreate(&state));
-}
-
-MlirValue coopvecCreateFloatConstant(MlirRewriterBase rewriter,
-                                     MlirLocation loc, MlirType type,
-                                     double constant) {
-  MlirContext ctx = mlirRewriterBaseGetContext(rewriter);
-  // FloatAttr rounds the double to `type` to nearest, ties to even.
-  MlirNamedAttribute value = mlirNamedAttributeGet(
-      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("value")),
-      mlirFloatAttrDoubleGet(ctx, type, constant));
-  MlirOperation op = coopvecCreateOp(rewriter, "arith.constant", loc, 0, NULL,
-                                     1, &type, 1, &value);
-  return mlirOperationGetResult(op, 0);
-}
-
 MlirValue coopvecCreateConstantSplat(MlirRewriterBase rewriter,
                                      MlirLocation loc, MlirType vecType,
                                      double constant) {
-  MlirValue scalar = coopvecCreateFloatConstant(
-      rewriter, loc, coopvecVecTypeGetElementType(vecType), constant);
-  MlirOperation splat = coopvecCreateOp(rewriter, "coopvec.splat", loc, 1,
-                                        &scalar, 1, &vecType, 0, NULL);
-  return mlirOperationGetResult(splat, 0);
+  CoopvecBuilder builder = coopvecBuilderFromRewriter(rewriter, loc);
+  MlirValue scalar = coopvecBuildFloatConstant(
+      &builder, coopvecVecTypeGetElementType(vecType), constant);
+  return coopvecBuildSplat(&builder, vecType, scalar);
 }
 
 void coopvecAddPattern(MlirRewritePatternSet set, MlirContext ctx,

@@ -2,15 +2,16 @@
 //
 // The MLIR 22 C API gives patterns raw operations and values; these helpers
 // name the checks every coopvec pattern repeats (is this value produced by a
-// `coopvec.splat`? is it a float constant? is it used once?) and wrap op
-// creation through the rewriter, so that the greedy driver sees every change.
+// `coopvec.splat`? is it a float constant? is it used once?). Ops are built
+// with the library's builders (coopvec-c/Builders.h) through the rewriter,
+// so that the greedy driver sees every change.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef COOPVEC_LIB_TRANSFORMS_PATTERNUTILS_H
 #define COOPVEC_LIB_TRANSFORMS_PATTERNUTILS_H
 
-#include "Support/Operation.h"
+#include "coopvec-c/Support.h"
 
 #include <mlir-c/IR.h>
 #include <mlir-c/Rewrite.h>
@@ -38,21 +39,6 @@ bool coopvecMatchFloatConstant(MlirValue value, double *constant);
 /// If `value` is a float constant, or a `coopvec.splat` of one, stores the
 /// constant and returns true: the value every element of `value` has.
 bool coopvecMatchUniformConstant(MlirValue value, double *constant);
-
-/// Creates `name(operands) -> resultTypes {attributes}` at the rewriter's
-/// insertion point.
-MlirOperation coopvecCreateOp(MlirRewriterBase rewriter, const char *name,
-                              MlirLocation loc, intptr_t numOperands,
-                              const MlirValue *operands, intptr_t numResults,
-                              const MlirType *resultTypes,
-                              intptr_t numAttributes,
-                              const MlirNamedAttribute *attributes);
-
-/// Creates `arith.constant <constant> : type` (rounded to nearest even when
-/// `type` is narrower than double) and returns its result.
-MlirValue coopvecCreateFloatConstant(MlirRewriterBase rewriter,
-                                     MlirLocation loc, MlirType type,
-                                     double constant);
 
 /// Creates `coopvec.splat(arith.constant <constant> : element) -> vecType`.
 MlirValue coopvecCreateConstantSplat(MlirRewriterBase rewriter,

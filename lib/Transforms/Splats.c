@@ -18,40 +18,40 @@
 
 #include "Transforms/PatternUtils.h"
 
+#include "Dialect/OpTable.h"
+
 #include "coopvec-c/Dialect.h"
 
 #include <math.h>
 #include <stddef.h>
 
-/// The ops whose rhs may be a scalar broadcast to every element.
-static const char *const binaryOpNames[] = {
-    "coopvec.add", "coopvec.sub", "coopvec.mul", "coopvec.min", "coopvec.max",
-};
-enum { NUM_BINARY_OPS = sizeof(binaryOpNames) / sizeof(binaryOpNames[0]) };
-
 /// Evaluates `op(lhs, rhs)` for the binary op `op`; false where folding is
 /// refused (see the file comment).
 static bool evaluateBinary(MlirOperation op, double lhs, double rhs,
                            double *result) {
-  if (isnan(lhs) || isnan(rhs))
+  const CoopvecOpInfo *info = coopvecLookupOp(op);
+  if (!info || isnan(lhs) || isnan(rhs))
     return false;
-  bool isMin = coopvecOpIsNamed(op, "coopvec.min");
-  if (isMin || coopvecOpIsNamed(op, "coopvec.max")) {
+  switch (info->id) {
+  case CoopvecOpAdd:
+    *result = lhs + rhs;
+    return true;
+  case CoopvecOpSub:
+    *result = lhs - rhs;
+    return true;
+  case CoopvecOpMul:
+    *result = lhs * rhs;
+    return true;
+  case CoopvecOpMin:
+  case CoopvecOpMax:
     // min/max of +0 and -0: the targets disagree on which one wins.
     if (lhs == 0.0 && rhs == 0.0 && signbit(lhs) != signbit(rhs))
       return false;
-    *result = (isMin ? lhs < rhs : lhs > rhs) ? lhs : rhs;
+    *result = (info->id == CoopvecOpMin ? lhs < rhs : lhs > rhs) ? lhs : rhs;
     return true;
-  }
-  if (coopvecOpIsNamed(op, "coopvec.add"))
-    *result = lhs + rhs;
-  else if (coopvecOpIsNamed(op, "coopvec.sub"))
-    *result = lhs - rhs;
-  else if (coopvecOpIsNamed(op, "coopvec.mul"))
-    *result = lhs * rhs;
-  else
+  default:
     return false;
-  return true;
+  }
 }
 
 /// op(splat(c1), splat(c2)) or op(splat(c1), c2) -> splat(op(c1, c2)).
@@ -78,11 +78,11 @@ static MlirLogicalResult foldConstantBinary(MlirRewritePattern pattern,
 
 /// Whether `constant`, as the rhs of `op`, leaves the lhs unchanged.
 static bool isRightIdentity(MlirOperation op, double constant) {
-  if (coopvecOpIsNamed(op, "coopvec.add"))
+  if (coopvecOpIs(op, CoopvecOpAdd))
     return constant == 0.0 && signbit(constant);
-  if (coopvecOpIsNamed(op, "coopvec.sub"))
+  if (coopvecOpIs(op, CoopvecOpSub))
     return constant == 0.0 && !signbit(constant);
-  if (coopvecOpIsNamed(op, "coopvec.mul"))
+  if (coopvecOpIs(op, CoopvecOpMul))
     return constant == 1.0;
   return false;
 }
@@ -131,10 +131,11 @@ static MlirLogicalResult broadcastSplatOperands(MlirRewritePattern pattern,
   (void)pattern;
   (void)userData;
   MlirRewriterBase base = mlirPatternRewriterAsBase(rewriter);
+  const CoopvecOpInfo *info = coopvecLookupOp(op);
   bool changed = false;
-  // Operand 0 is always a vec; every later operand accepts a scalar.
-  for (intptr_t i = 1; i < mlirOperationGetNumOperands(op); ++i)
-    changed |= replaceSplatOperand(base, op, i);
+  for (intptr_t i = 0; info && i < mlirOperationGetNumOperands(op); ++i)
+    if (info->broadcastOperands & (1u << i))
+      changed |= replaceSplatOperand(base, op, i);
   return changed ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }
 
@@ -205,18 +206,21 @@ static MlirLogicalResult foldCastOfConstantSplat(MlirRewritePattern pattern,
 }
 
 void coopvecPopulateSplatPatterns(MlirRewritePatternSet set, MlirContext ctx) {
-  for (size_t i = 0; i < NUM_BINARY_OPS; ++i) {
-    coopvecAddPattern(set, ctx, binaryOpNames[i], COOPVEC_BENEFIT_CONSTANT_FOLD,
-                      foldConstantBinary);
-    coopvecAddPattern(set, ctx, binaryOpNames[i], COOPVEC_BENEFIT_IDENTITY,
-                      foldIdentity);
-    coopvecAddPattern(set, ctx, binaryOpNames[i],
-                      COOPVEC_BENEFIT_SCALAR_BROADCAST, broadcastSplatOperands);
+  for (int id = 0; id < CoopvecOpCount; ++id) {
+    const CoopvecOpInfo *info = coopvecGetOpInfo((CoopvecOpId)id);
+    if (info->opClass == CoopvecOpClassElementwiseBinary &&
+        info->id != CoopvecOpStep) {
+      coopvecAddPattern(set, ctx, info->name, COOPVEC_BENEFIT_CONSTANT_FOLD,
+                        foldConstantBinary);
+      coopvecAddPattern(set, ctx, info->name, COOPVEC_BENEFIT_IDENTITY,
+                        foldIdentity);
+    }
+    if (info->broadcastOperands)
+      coopvecAddPattern(set, ctx, info->name,
+                        COOPVEC_BENEFIT_SCALAR_BROADCAST,
+                        broadcastSplatOperands);
   }
-  coopvecAddPattern(set, ctx, "coopvec.step", COOPVEC_BENEFIT_SCALAR_BROADCAST,
-                    broadcastSplatOperands);
-  coopvecAddPattern(set, ctx, "coopvec.fma", COOPVEC_BENEFIT_SCALAR_BROADCAST,
-                    broadcastSplatOperands);
+  // IEEE addition and multiplication commute.
   coopvecAddPattern(set, ctx, "coopvec.add", COOPVEC_BENEFIT_SCALAR_BROADCAST,
                     commuteSplatToRhs);
   coopvecAddPattern(set, ctx, "coopvec.mul", COOPVEC_BENEFIT_SCALAR_BROADCAST,

@@ -9,7 +9,7 @@
 // RUN: coopvec-capi-interpreter 2>&1 | FileCheck %s
 
 #include "coopvec-c/Coopvec.h"
-#include "coopvec-c/Runtime.h"
+#include "coopvec-c/Interpreter.h"
 
 #include <math.h>
 #include <stdio.h>

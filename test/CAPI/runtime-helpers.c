@@ -4,7 +4,7 @@
 
 #include "coopvec-c/Dialect.h"
 #include "coopvec-c/Npy.h"
-#include "coopvec-c/Runtime.h"
+#include "coopvec-c/HostArray.h"
 
 #include <mlir-c/BuiltinTypes.h>
 

@@ -10,8 +10,8 @@
 #ifndef COOPVEC_TOOLS_COOPVEC_OPT_DRIVER_H
 #define COOPVEC_TOOLS_COOPVEC_OPT_DRIVER_H
 
-#include "Support/Buffer.h"
-#include "Support/Diagnostics.h"
+#include "coopvec-c/Support.h"
+#include "coopvec-c/Support.h"
 #include "coopvec-c/Target.h"
 
 #include <mlir-c/Diagnostics.h>

@@ -1,7 +1,7 @@
 //===- Source.c - Reading, splitting and parsing the input ----------------===//
 
 #include "Driver.h"
-#include "Support/Operation.h"
+#include "coopvec-c/Support.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -11,6 +11,7 @@
 #ifndef COOPVEC_TOOLS_COOPVEC_RUN_RUNNER_H
 #define COOPVEC_TOOLS_COOPVEC_RUN_RUNNER_H
 
+#include "coopvec-c/Interpreter.h"
 #include "coopvec-c/Npy.h"
 
 #include <mlir-c/IR.h>

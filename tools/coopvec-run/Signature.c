@@ -10,8 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "Runner.h"
-#include "Support/Buffer.h"
-#include "Support/Operation.h"
+#include "coopvec-c/Support.h"
+#include "coopvec-c/Support.h"
 
 #include "coopvec-c/Dialect.h"
 

@@ -11,11 +11,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "Runner.h"
-#include "Support/Operation.h"
+#include "coopvec-c/Support.h"
 
 #include "coopvec-c/Coopvec.h"
 
-#include "Support/Diagnostics.h"
+#include "coopvec-c/Support.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/Diagnostics.h>

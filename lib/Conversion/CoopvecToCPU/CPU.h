@@ -1,0 +1,70 @@
+//===- CPU.h - convert-coopvec-to-cpu internals -------------------*- C -*-===//
+//
+// The CPU target's thread mapping: a per-thread function runs for L threads
+// at once, one per SIMD lane, so every element value is a lane vector
+// vector<L x f32> (element i of L threads). @f becomes @f_batched, an
+// scf.for over groups of L threads whose last group is masked
+// (docs/execution-model.md). The shared per-thread layer
+// (lib/Conversion/PerThread) lowers everything but the ops in this
+// target's hooks: stores, matvec and the training ops (CPUMatvec.c,
+// CPUTransfers.c).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COOPVEC_LIB_CONVERSION_COOPVECTOCPU_CPU_H
+#define COOPVEC_LIB_CONVERSION_COOPVECTOCPU_CPU_H
+
+#include "Conversion/PerThread/PerThread.h"
+
+typedef struct CPULowering {
+  CoopvecPerThread p;
+  int64_t lanes;
+  int64_t rowBlock;     // output rows per matvec micro-kernel block
+  MlirBlock entryBlock; // of @f_batched: %n, arguments, outputs
+  CoopvecBuilder exit;  // after the lane loop, before the func.return
+  MlirType laneType;    // vector<L x f32>
+  MlirValue threadBase; // first thread of this group (the induction var)
+  MlirValue validLanes; // min(n - threadBase, L)
+  MlirValue mask;       // vector<L x i1>: lane < validLanes
+  MlirValue lastLane;   // validLanes - 1, created on first use (store)
+} CPULowering;
+
+static inline CPULowering *cpuOf(CoopvecPerThread *p) {
+  return (CPULowering *)p->target;
+}
+
+/// Thread-mapping hooks (CoopvecThreadMapping).
+bool cpuLowerStore(CoopvecPerThread *p, MlirOperation op);
+bool cpuLowerMatvec(CoopvecPerThread *p, MlirOperation op);
+bool cpuLowerOuterProduct(CoopvecPerThread *p, MlirOperation op);
+bool cpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op);
+bool cpuLowerUniformOp(CoopvecPerThread *p, MlirOperation op);
+
+/// Tiles (CoopvecThreadMapping): stack buffers of lane vectors,
+/// memref<rows x L x f32>, 64-byte aligned, before the lane loop.
+MlirValue cpuAllocTile(CoopvecPerThread *p, int64_t rows);
+MlirValue cpuLoadRow(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue tile,
+                     MlirValue row);
+void cpuStoreRow(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue tile,
+                 MlirValue row, MlirValue value);
+
+/// Gathers vec argument `arg` from its n x N buffer into lane vectors.
+void cpuLoadVecArgument(CPULowering *l, MlirValue arg, MlirValue buffer);
+/// Scatters the returned vecs to their n x N output buffers.
+void cpuStoreResults(CPULowering *l, MlirOperation ret,
+                     intptr_t firstOutput);
+
+/// `value` at `b` with the lanes of threads past the end set to zero.
+MlirValue cpuMaskLanes(CPULowering *l, CoopvecBuilder *b, MlirValue value);
+/// A memref<rows x cols x f32> before the lane loop (gradient tiles).
+MlirValue cpuAllocaMatrix(CPULowering *l, int64_t rows, int64_t cols);
+
+/// Vecs of more elements live in stack tiles and are processed by element
+/// loops; smaller ones are SSA lane vectors (docs/execution-model.md).
+enum { CPU_SSA_MAX_ELEMENTS = 16 };
+
+/// The largest M * K of a matvec or outer product (their tiles are on the
+/// stack).
+enum { CPU_MAX_MATRIX_ELEMENTS = 128 * 128 };
+
+#endif // COOPVEC_LIB_CONVERSION_COOPVECTOCPU_CPU_H

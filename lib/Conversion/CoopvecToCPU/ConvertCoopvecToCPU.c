@@ -1,0 +1,383 @@
+//===- ConvertCoopvecToCPU.c - convert-coopvec-to-cpu ---------------------===//
+//
+// Turns every per-thread function @f into @f_batched, which runs @f for
+// threads 0..n-1 in groups of L SIMD lanes (docs/execution-model.md has the
+// ABI). L and the matvec register blocking come from the target CPU's
+// vector registers (Target/CPUTarget.h), and @f_batched carries the
+// target's `target_cpu` / `target_features`, so that the machine code is
+// for the machine the layout was chosen for, whichever machine compiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/CoopvecToCPU/CPU.h"
+
+#include "Dialect/Verifier.h"
+#include "Pass/PassDef.h"
+#include "Target/CPUTarget.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <mlir-c/Dialect/Arith.h>
+#include <mlir-c/Dialect/Func.h>
+#include <mlir-c/Dialect/Math.h>
+#include <mlir-c/Dialect/MemRef.h>
+#include <mlir-c/Dialect/SCF.h>
+#include <mlir-c/Dialect/Vector.h>
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char passName[] = "convert-coopvec-to-cpu";
+
+typedef struct ConvertOptions {
+  char triple[COOPVEC_OPTION_STRING_MAX];
+  char cpu[COOPVEC_OPTION_STRING_MAX];
+  char features[COOPVEC_OPTION_STRING_MAX];
+  int64_t lanes;
+  int64_t rowBlock;
+} ConvertOptions;
+
+/// What the options resolve to for this run.
+typedef struct Resolved {
+  CoopvecCPUTarget target;
+  int64_t lanes, rowBlock;
+} Resolved;
+
+enum { MAX_LANES = 256, MAX_ROW_BLOCK = 64 };
+
+static const CoopvecThreadMapping cpuMapping;
+
+//===----------------------------------------------------------------------===//
+// Checks (nothing changes until every per-thread function passes)
+//===----------------------------------------------------------------------===//
+
+/// Gradient tiles of outer products live on the stack (CPUMatvec.c).
+static bool checkMatrixSize(MlirOperation op, MlirValue matrix) {
+  MlirType type = mlirValueGetType(matrix);
+  int64_t rows = coopvecMatrixTypeGetRows(type);
+  int64_t cols = coopvecMatrixTypeGetCols(type);
+  if (rows * cols <= CPU_MAX_MATRIX_ELEMENTS)
+    return true;
+  coopvecEmitOpError(op,
+                     "uses a %lld x %lld matrix; %s handles matrices of at "
+                     "most %d elements",
+                     (long long)rows, (long long)cols, passName,
+                     (int)CPU_MAX_MATRIX_ELEMENTS);
+  return false;
+}
+
+static bool checkCPUOp(MlirOperation op) {
+  if (coopvecOpIs(op, CoopvecOpMatvec))
+    return checkMatrixSize(op, mlirOperationGetOperand(op, 0));
+  if (coopvecOpIs(op, CoopvecOpOuterProductAccumulate))
+    return checkMatrixSize(op, mlirOperationGetOperand(op, 2));
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Building @f_batched
+//===----------------------------------------------------------------------===//
+
+static MlirType memrefOf(MlirType element) {
+  int64_t shape[] = {mlirShapedTypeGetDynamicSize()};
+  return mlirMemRefTypeContiguousGet(element, 1, shape, mlirAttributeGetNull());
+}
+
+/// (n, arguments with vec -> memref<?xT>, one memref<?xT> per result) -> ().
+static MlirType batchedType(MlirContext ctx, MlirType type) {
+  intptr_t numInputs = mlirFunctionTypeGetNumInputs(type);
+  intptr_t numResults = mlirFunctionTypeGetNumResults(type);
+  intptr_t count = 1 + numInputs + numResults;
+  MlirType *inputs = calloc((size_t)count, sizeof(MlirType));
+  if (!inputs)
+    abort();
+  inputs[0] = mlirIndexTypeGet(ctx);
+  for (intptr_t i = 0; i < numInputs; ++i) {
+    MlirType input = mlirFunctionTypeGetInput(type, i);
+    inputs[1 + i] = coopvecTypeIsAVec(input)
+                        ? memrefOf(coopvecVecTypeGetElementType(input))
+                        : input;
+  }
+  for (intptr_t i = 0; i < numResults; ++i)
+    inputs[1 + numInputs + i] = memrefOf(
+        coopvecVecTypeGetElementType(mlirFunctionTypeGetResult(type, i)));
+  MlirType batched = mlirFunctionTypeGet(ctx, count, inputs, 0, NULL);
+  free(inputs);
+  return batched;
+}
+
+/// `#llvm.target_features<["+a", ...]>` for a comma list (syntax checked by
+/// coopvecCPUTargetResolve).
+static MlirAttribute targetFeaturesAttr(MlirContext ctx, const char *list) {
+  CoopvecBuffer text = {0};
+  coopvecBufferAppendStr(&text, "#llvm.target_features<[");
+  for (const char *p = list; *p;) {
+    size_t length = strcspn(p, ",");
+    if (length)
+      coopvecBufferAppendf(&text, "%s\"%.*s\"", p == list ? "" : ", ",
+                           (int)length, p);
+    p += length + (p[length] == ',');
+  }
+  coopvecBufferAppendStr(&text, "]>");
+  MlirAttribute attr =
+      mlirAttributeParseGet(ctx, mlirStringRefCreate(text.data, text.size));
+  coopvecBufferFree(&text);
+  return attr;
+}
+
+/// Creates `func.func @<name>_batched` (empty entry block) after `func`.
+static MlirOperation createBatchedFunction(MlirOperation module,
+                                           MlirOperation func,
+                                           const Resolved *resolved) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  MlirLocation loc = mlirOperationGetLocation(func);
+  MlirType type = batchedType(ctx, coopvecFunctionTypeOf(func));
+  intptr_t numArgs = mlirFunctionTypeGetNumInputs(type);
+  MlirType *argTypes = calloc((size_t)numArgs, sizeof(MlirType));
+  MlirLocation *argLocs = calloc((size_t)numArgs, sizeof(MlirLocation));
+  if (!argTypes || !argLocs)
+    abort();
+  for (intptr_t i = 0; i < numArgs; ++i) {
+    argTypes[i] = mlirFunctionTypeGetInput(type, i);
+    argLocs[i] = loc;
+  }
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region,
+                             mlirBlockCreate(numArgs, argTypes, argLocs));
+  free(argTypes);
+  free(argLocs);
+  MlirStringRef name = coopvecSymbolNameOf(func);
+  CoopvecBuffer batchedName = {0};
+  coopvecBufferAppendf(&batchedName, "%.*s_batched", (int)name.length,
+                       name.data);
+  MlirNamedAttribute attributes[5] = {
+      coopvecNamedAttr(ctx, "sym_name",
+                       mlirStringAttrGet(ctx, mlirStringRefCreate(
+                                                  batchedName.data,
+                                                  batchedName.size))),
+      coopvecNamedAttr(ctx, "function_type", mlirTypeAttrGet(type)),
+      coopvecNamedAttr(ctx, "llvm.emit_c_interface", mlirUnitAttrGet(ctx)),
+      coopvecNamedAttr(
+          ctx, "target_cpu",
+          mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(
+                                     resolved->target.cpu))),
+      coopvecNamedAttr(
+          ctx, "target_features",
+          targetFeaturesAttr(ctx,
+                             coopvecBufferStr(&resolved->target.features))),
+  };
+  MlirOperationState state =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("func.func"), loc);
+  mlirOperationStateAddAttributes(&state, 5, attributes);
+  mlirOperationStateAddOwnedRegions(&state, 1, &region);
+  MlirOperation batched = mlirOperationCreate(&state);
+  coopvecBufferFree(&batchedName);
+  mlirBlockInsertOwnedOperationAfter(
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)), func,
+      batched);
+  return batched;
+}
+
+/// Appends `scf.for %t = 0 to %n step L` and `func.return` to the batched
+/// function's entry block; points `entry` before the loop, `body` before the
+/// loop's terminator and `exit` before the return.
+static void createLaneLoop(CPULowering *l, MlirOperation batched,
+                           MlirLocation loc) {
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(batched, 0));
+  l->entryBlock = entry;
+  MlirOperation ret = coopvecBuild0(&(CoopvecBuilder){l->p.ctx, loc, entry,
+                                                      {NULL}, {NULL}},
+                                    "func.return", 0, NULL, 0, NULL);
+  l->p.entry = coopvecBuilderBefore(ret, loc);
+  MlirValue zero = coopvecPerThreadIndex(&l->p, 0);
+  MlirValue lanes = coopvecPerThreadIndex(&l->p, l->lanes);
+  CoopvecLoop loop = coopvecBuildFor(&l->p.entry, zero,
+                                     mlirBlockGetArgument(entry, 0), lanes, 0,
+                                     NULL);
+  MlirOperation yield =
+      coopvecBuild0(&loop.body, "scf.yield", 0, NULL, 0, NULL);
+  l->p.entry = coopvecBuilderBefore(loop.op, loc);
+  l->exit = coopvecBuilderBefore(ret, loc);
+  l->p.body = coopvecBuilderBefore(yield, loc);
+  l->threadBase = loop.inductionVar;
+}
+
+/// The valid-lane count and mask of the current group: the last group may
+/// hold fewer than L threads.
+static void createMask(CPULowering *l) {
+  MlirValue n = mlirBlockGetArgument(l->entryBlock, 0);
+  MlirValue remaining =
+      coopvecBuildBinaryOp(&l->p.body, "arith.subi", n, l->threadBase);
+  l->validLanes = coopvecBuildBinaryOp(&l->p.body, "arith.minsi", remaining,
+                                       coopvecPerThreadIndex(&l->p, l->lanes));
+  l->mask = coopvecBuildCreateMask(&l->p.body, l->lanes, l->validLanes);
+}
+
+/// Maps the arguments of `func` to those of the batched function: vec
+/// arguments are gathered, the others are uniform and used directly.
+static void mapArguments(CPULowering *l, MlirBlock original) {
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(original); ++i) {
+    MlirValue arg = mlirBlockGetArgument(original, i);
+    MlirValue replacement = mlirBlockGetArgument(l->entryBlock, 1 + i);
+    if (coopvecTypeIsAVec(mlirValueGetType(arg)))
+      cpuLoadVecArgument(l, arg, replacement);
+    else
+      mlirValueReplaceAllUsesOfWith(arg, replacement);
+  }
+}
+
+/// Builds @f_batched from the checked per-thread function `func`, then
+/// erases `func`. Uniform ops are moved into the lane loop in order;
+/// coopvec ops are lowered in place of them.
+static bool lowerFunction(MlirOperation module, MlirOperation func,
+                          const Resolved *resolved) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  MlirLocation loc = mlirOperationGetLocation(func);
+  CPULowering l;
+  memset(&l, 0, sizeof(l));
+  l.lanes = resolved->lanes;
+  l.rowBlock = resolved->rowBlock;
+  int64_t lanes = l.lanes;
+  l.laneType = mlirVectorTypeGet(1, &lanes, mlirF32TypeGet(ctx));
+  coopvecPerThreadInit(&l.p, ctx, &cpuMapping, &l, l.laneType);
+  MlirOperation batched = createBatchedFunction(module, func, resolved);
+  createLaneLoop(&l, batched, loc);
+  createMask(&l);
+  MlirBlock original = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  mapArguments(&l, original);
+  bool ok = coopvecPerThreadLowerBlock(&l.p, original);
+  if (ok)
+    cpuStoreResults(&l, mlirBlockGetTerminator(original),
+                    1 + mlirBlockGetNumArguments(original));
+  coopvecPerThreadFree(&l.p);
+  mlirOperationDestroy(func);
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+/// Lane vectors two registers wide: each broadcast weight then feeds two
+/// fmas, so the matvec kernel needs half a load per fma
+/// (docs/execution-model.md). Half the registers hold accumulators; the
+/// rest the input lane vector, the broadcast weights and addresses.
+static void defaultBlocking(const CoopvecCPUTarget *target, int64_t *lanes,
+                            int64_t *rowBlock) {
+  int64_t floatsPerRegister = target->vectorBits / 32;
+  if (*lanes == 0)
+    *lanes = 2 * floatsPerRegister;
+  if (*rowBlock == 0) {
+    int64_t registersPerLaneVector =
+        (*lanes + floatsPerRegister - 1) / floatsPerRegister;
+    int64_t rows = target->numVectorRegisters / 2 / registersPerLaneVector;
+    *rowBlock = rows < 1 ? 1 : rows;
+  }
+}
+
+/// Resolves the options; false after an error at `module`.
+static bool resolveOptions(MlirOperation module, const ConvertOptions *options,
+                           Resolved *resolved) {
+  CoopvecBuffer message = {0};
+  resolved->lanes = options->lanes;
+  resolved->rowBlock = options->rowBlock;
+  if (options->lanes < 0 || options->lanes > MAX_LANES)
+    coopvecBufferAppendf(&message,
+                         "%s: lanes=%lld is out of range; use 1 to %d, or 0 "
+                         "for the target's default",
+                         passName, (long long)options->lanes, MAX_LANES);
+  else if (options->rowBlock < 0 || options->rowBlock > MAX_ROW_BLOCK)
+    coopvecBufferAppendf(&message,
+                         "%s: row-block=%lld is out of range; use 1 to %d, "
+                         "or 0 for the target's default",
+                         passName, (long long)options->rowBlock,
+                         MAX_ROW_BLOCK);
+  else if (!coopvecCPUTargetResolve(options->triple, options->cpu,
+                                    options->features, &resolved->target,
+                                    &message))
+    coopvecBufferAppendf(&message, " (in %s)", passName);
+  else
+    defaultBlocking(&resolved->target, &resolved->lanes, &resolved->rowBlock);
+  bool ok = message.size == 0;
+  if (!ok)
+    mlirEmitError(mlirOperationGetLocation(module), coopvecBufferStr(&message));
+  coopvecBufferFree(&message);
+  return ok;
+}
+
+static void runConvert(MlirOperation module, MlirExternalPass pass,
+                       const void *options) {
+  Resolved resolved;
+  memset(&resolved, 0, sizeof(resolved));
+  CoopvecFunctionList perThread = coopvecCollectPerThreadFunctions(module);
+  bool ok = resolveOptions(module, options, &resolved);
+  for (intptr_t i = 0; ok && i < perThread.count; ++i)
+    ok &= coopvecCheckPerThreadFunction(perThread.ops[i], module, &perThread,
+                                        passName, "_batched", checkCPUOp);
+  for (intptr_t i = 0; ok && i < perThread.count; ++i)
+    ok = lowerFunction(module, perThread.ops[i], &resolved);
+  free(perThread.ops);
+  coopvecCPUTargetFree(&resolved.target);
+  if (!ok)
+    mlirExternalPassSignalFailure(pass);
+}
+
+static MlirValue broadcastToLanes(CoopvecPerThread *p, CoopvecBuilder *b,
+                                  MlirValue scalar) {
+  return coopvecBuildBroadcast(b, scalar, cpuOf(p)->laneType);
+}
+
+static const CoopvecThreadMapping cpuMapping = {
+    .passName = passName,
+    .broadcast = broadcastToLanes,
+    .allocTile = cpuAllocTile,
+    .loadRow = cpuLoadRow,
+    .storeRow = cpuStoreRow,
+    .ssaMaxElements = CPU_SSA_MAX_ELEMENTS,
+    .lowerStore = cpuLowerStore,
+    .lowerMatvec = cpuLowerMatvec,
+    .lowerOuterProduct = cpuLowerOuterProduct,
+    .lowerReduceSum = cpuLowerReduceSum,
+    .lowerUniformOp = cpuLowerUniformOp,
+};
+
+static const CoopvecPassOption convertOptions[] = {
+    {"target-triple", CoopvecOptionString,
+     offsetof(ConvertOptions, triple), "",
+     "the target triple; empty for the host's default"},
+    {"target-cpu", CoopvecOptionString, offsetof(ConvertOptions, cpu), "host",
+     "the CPU the code is for, as LLVM names it (haswell, skylake-avx512, "
+     "x86-64, neoverse-v1, ...); host: the compiling machine"},
+    {"target-features", CoopvecOptionString,
+     offsetof(ConvertOptions, features), "",
+     "extra LLVM features, a comma list of +name / -name (e.g. -avx512f)"},
+    {"lanes", CoopvecOptionInt, offsetof(ConvertOptions, lanes), "0",
+     "threads per SIMD group; 0 picks two of the target's vector registers' "
+     "worth of f32 (32 with AVX-512F, 16 with AVX, 8 with SSE or NEON)"},
+    {"row-block", CoopvecOptionInt, offsetof(ConvertOptions, rowBlock), "0",
+     "output rows per matvec block (accumulators); 0 picks half the target's "
+     "vector registers' worth (8 with AVX-512F, 4 with AVX2)"},
+};
+
+static MlirDialectHandle (*const convertDependentDialects[])(void) = {
+    mlirGetDialectHandle__arith__, mlirGetDialectHandle__func__,
+    mlirGetDialectHandle__math__,  mlirGetDialectHandle__memref__,
+    mlirGetDialectHandle__scf__,   mlirGetDialectHandle__vector__,
+};
+
+const CoopvecPassDef coopvecConvertToCPUPassDef = {
+    .argument = "convert-coopvec-to-cpu",
+    .name = "ConvertCoopvecToCPU",
+    .description = "Lower per-thread coopvec functions to batched functions "
+                   "over the SIMD lanes of a target CPU (vector, arith, "
+                   "math, memref, scf)",
+    .anchor = "builtin.module",
+    .options = convertOptions,
+    .numOptions = sizeof(convertOptions) / sizeof(convertOptions[0]),
+    .optionsSize = sizeof(ConvertOptions),
+    .dependentDialects = convertDependentDialects,
+    .numDependentDialects =
+        sizeof(convertDependentDialects) / sizeof(convertDependentDialects[0]),
+    .run = runConvert,
+};

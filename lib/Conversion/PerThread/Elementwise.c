@@ -1,0 +1,345 @@
+//===- Elementwise.c - Per-thread ops on element values -------------------===//
+//
+// The ops whose meaning does not depend on how threads map onto hardware:
+// elementwise arithmetic, building and taking apart vecs, casts, loads at
+// uniform offsets and matrix views. Each works on the element values of
+// its operands (PerThread.h), whatever their type.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/PerThread/PerThread.h"
+#include "Conversion/PerThread/Math.h"
+
+#include "Dialect/Verifier.h"
+#include "Support/Alloc.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+#include <stdlib.h>
+
+static MlirValue *allocValues(intptr_t count) {
+  MlirValue *values = calloc((size_t)(count ? count : 1), sizeof(MlirValue));
+  if (!values)
+    abort();
+  return values;
+}
+
+/// Where an element function computes: at `b`, element `index` (an index
+/// value); `constant` is the element's number when unrolled into SSA form
+/// and -1 inside an element loop.
+typedef struct ElementAt {
+  CoopvecBuilder *b;
+  MlirValue index;
+  intptr_t constant;
+} ElementAt;
+
+typedef MlirValue (*ElementFn)(CoopvecPerThread *p, MlirOperation op,
+                               ElementAt at, const void *state);
+
+/// Defines result 0 of `op` (`count` elements) by `fn`: unrolled into SSA
+/// element values, or, when the target tiles vecs this large, an element
+/// loop writing a tile (see coopvecTileFor for `inPlace`). Bit o of
+/// `rowOperands` marks an operand `fn` reads with operandAt.
+static bool mapElementwise(CoopvecPerThread *p, MlirOperation op,
+                           intptr_t count, unsigned rowOperands,
+                           unsigned inPlace, ElementFn fn, const void *state) {
+  MlirValue result = mlirOperationGetResult(op, 0);
+  if (!coopvecWantsTile(p, count)) {
+    MlirValue *values = allocValues(count);
+    for (intptr_t i = 0; i < count; ++i) {
+      ElementAt at = {&p->body, coopvecPerThreadIndex(p, i), i};
+      values[i] = fn(p, op, at, state);
+    }
+    coopvecMapElements(p, result, count, values);
+    free(values);
+    return true;
+  }
+  for (intptr_t o = 0; o < mlirOperationGetNumOperands(op); ++o)
+    if (rowOperands & (1u << o))
+      coopvecPrepareForLoop(p, mlirOperationGetOperand(op, o));
+  MlirValue tile = coopvecTileFor(p, op, count, inPlace);
+  CoopvecLoop loop = coopvecElementLoop(p, count);
+  ElementAt at = {&loop.body, loop.inductionVar, -1};
+  MlirValue value = fn(p, op, at, state);
+  p->mapping->storeRow(p, &loop.body, tile, loop.inductionVar, value);
+  coopvecFinishFor(&loop, 0, NULL);
+  coopvecMapTile(p, result, count, tile);
+  return true;
+}
+
+/// Element `at` of operand `o` of `op` (a vec or a broadcast scalar).
+static MlirValue operandAt(CoopvecPerThread *p, MlirOperation op, intptr_t o,
+                           ElementAt at) {
+  MlirValue operand = mlirOperationGetOperand(op, o);
+  if (at.constant >= 0)
+    return coopvecOperandElement(p, operand, at.constant);
+  return coopvecOperandRow(p, at.b, operand, at.index);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise (docs/dialect.md, "Special values")
+//===----------------------------------------------------------------------===//
+
+/// step(x, edge) = x < edge ? 0 : 1. An unordered comparison (a NaN
+/// operand) is false, so NaN gives 1.
+static MlirValue emitStep(CoopvecBuilder *b, MlirValue x, MlirValue edge) {
+  MlirType type = mlirValueGetType(x);
+  MlirValue zero = mlirTypeIsAVector(type)
+                       ? coopvecBuildFloatSplatConstant(b, type, 0.0)
+                       : coopvecBuildFloatConstant(b, type, 0.0);
+  MlirValue one = mlirTypeIsAVector(type)
+                      ? coopvecBuildFloatSplatConstant(b, type, 1.0)
+                      : coopvecBuildFloatConstant(b, type, 1.0);
+  MlirValue less = coopvecBuildCmpF(b, COOPVEC_CMPF_OLT, x, edge);
+  return coopvecBuildSelect(b, less, zero, one);
+}
+
+MlirValue coopvecEmitElementwise(CoopvecBuilder *b, CoopvecOpId id,
+                                 const MlirValue *operands) {
+  switch (id) {
+  case CoopvecOpAdd:
+    return coopvecBuildBinaryOp(b, "arith.addf", operands[0], operands[1]);
+  case CoopvecOpSub:
+    return coopvecBuildBinaryOp(b, "arith.subf", operands[0], operands[1]);
+  case CoopvecOpMul:
+    return coopvecBuildBinaryOp(b, "arith.mulf", operands[0], operands[1]);
+  // IEEE 754 minNum / maxNum: a NaN operand loses to a number.
+  case CoopvecOpMin:
+    return coopvecBuildBinaryOp(b, "arith.minnumf", operands[0], operands[1]);
+  case CoopvecOpMax:
+    return coopvecBuildBinaryOp(b, "arith.maxnumf", operands[0], operands[1]);
+  case CoopvecOpStep:
+    return emitStep(b, operands[0], operands[1]);
+  case CoopvecOpFma:
+    return coopvecBuildTernaryOp(b, "math.fma", operands[0], operands[1],
+                                 operands[2]);
+  case CoopvecOpNeg:
+    return coopvecBuildUnaryOp(b, "arith.negf", operands[0]);
+  case CoopvecOpExp2:
+    return coopvecEmitExp2(b, operands[0]);
+  case CoopvecOpLog2:
+    return coopvecEmitLog2(b, operands[0]);
+  case CoopvecOpTanh:
+    return coopvecEmitTanh(b, operands[0]);
+  default:
+    return (MlirValue){NULL};
+  }
+}
+
+static MlirValue elementwiseElement(CoopvecPerThread *p, MlirOperation op,
+                                    ElementAt at, const void *state) {
+  (void)state;
+  MlirValue operands[3];
+  intptr_t numOperands = mlirOperationGetNumOperands(op);
+  for (intptr_t o = 0; o < numOperands && o < 3; ++o)
+    operands[o] = operandAt(p, op, o, at);
+  return coopvecEmitElementwise(at.b, coopvecLookupOp(op)->id, operands);
+}
+
+bool coopvecLowerElementwiseOp(CoopvecPerThread *p, MlirOperation op) {
+  return mapElementwise(p, op, coopvecVecSizeOf(mlirOperationGetResult(op, 0)),
+                        0x7, 0x7, elementwiseElement, NULL);
+}
+
+//===----------------------------------------------------------------------===//
+// Construction and unpacking
+//===----------------------------------------------------------------------===//
+
+static bool lowerFromElements(CoopvecPerThread *p, MlirOperation op) {
+  intptr_t size = mlirOperationGetNumOperands(op);
+  MlirValue *values = allocValues(size);
+  for (intptr_t i = 0; i < size; ++i)
+    values[i] = coopvecOperandElement(p, mlirOperationGetOperand(op, i), 0);
+  MlirValue result = mlirOperationGetResult(op, 0);
+  if (coopvecWantsTile(p, size)) {
+    MlirValue tile = coopvecTileFor(p, op, size, 0);
+    for (intptr_t i = 0; i < size; ++i)
+      p->mapping->storeRow(p, &p->body, tile, coopvecPerThreadIndex(p, i),
+                           values[i]);
+    coopvecMapTile(p, result, size, tile);
+  } else {
+    coopvecMapElements(p, result, size, values);
+  }
+  free(values);
+  return true;
+}
+
+static bool lowerSplat(CoopvecPerThread *p, MlirOperation op) {
+  coopvecMapUniform(p, mlirOperationGetResult(op, 0),
+                    coopvecVecSizeOf(mlirOperationGetResult(op, 0)),
+                    coopvecOperandElement(p, mlirOperationGetOperand(op, 0), 0));
+  return true;
+}
+
+static bool lowerUnpack(CoopvecPerThread *p, MlirOperation op) {
+  MlirValue source = mlirOperationGetOperand(op, 0);
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
+    MlirValue value = coopvecOperandElement(p, source, i);
+    coopvecMapElements(p, mlirOperationGetResult(op, i), 1, &value);
+  }
+  return true;
+}
+
+/// Makes the result of `op` the same element values as `source`.
+static void shareElements(CoopvecPerThread *p, MlirOperation op,
+                          const CoopvecElements *source) {
+  MlirValue result = mlirOperationGetResult(op, 0);
+  if (!mlirValueIsNull(source->tile))
+    coopvecMapTile(p, result, source->count, source->tile);
+  else if (source->uniform)
+    coopvecMapUniform(p, result, source->count, source->values[0]);
+  else
+    coopvecMapElements(p, result, source->count, source->values);
+}
+
+/// Element `at` of the uniform builtin vector `*state`, broadcast.
+static MlirValue uniformVectorElement(CoopvecPerThread *p, MlirOperation op,
+                                      ElementAt at, const void *state) {
+  (void)op;
+  MlirValue vector = *(const MlirValue *)state;
+  MlirValue scalar =
+      at.constant >= 0 ? coopvecBuildExtract(at.b, vector, at.constant)
+                       : coopvecBuildExtractDynamic(at.b, vector, at.index);
+  return p->mapping->broadcast(p, at.b, coopvecWidenToF32(at.b, scalar));
+}
+
+/// A builtin vector that is not a `coopvec.to_vector` result is uniform:
+/// element i is the same in every thread.
+static bool lowerFromVector(CoopvecPerThread *p, MlirOperation op) {
+  const CoopvecElements *perThread =
+      coopvecLookupElements(p, mlirOperationGetOperand(op, 0));
+  if (perThread) {
+    shareElements(p, op, perThread);
+    return true;
+  }
+  MlirValue source = mlirOperationGetOperand(op, 0);
+  return mapElementwise(p, op, coopvecVecSizeOf(mlirOperationGetResult(op, 0)),
+                        0, 0, uniformVectorElement, &source);
+}
+
+static bool lowerToVector(CoopvecPerThread *p, MlirOperation op) {
+  shareElements(p, op,
+                coopvecLookupElements(p, mlirOperationGetOperand(op, 0)));
+  return true;
+}
+
+/// Values are held in f32, so only a conversion to f16 changes them: it
+/// rounds (to nearest even, overflow to infinity) through f16 and back.
+static MlirValue castElement(CoopvecPerThread *p, MlirOperation op,
+                             ElementAt at, const void *state) {
+  (void)state;
+  CoopvecBuilder *b = at.b;
+  MlirValue value = operandAt(p, op, 0, at);
+  MlirType element = coopvecVecElementOf(mlirOperationGetResult(op, 0));
+  if (!mlirTypeIsAF16(element) ||
+      mlirTypeIsAF16(coopvecVecElementOf(mlirOperationGetOperand(op, 0))))
+    return value;
+  return coopvecWidenToF32(b, coopvecNarrowTo(b, value, element));
+}
+
+static bool lowerCast(CoopvecPerThread *p, MlirOperation op) {
+  return mapElementwise(p, op, coopvecVecSizeOf(mlirOperationGetResult(op, 0)),
+                        0x1, 0x1, castElement, NULL);
+}
+
+bool coopvecLowerConstruction(CoopvecPerThread *p, MlirOperation op,
+                              CoopvecOpId id) {
+  switch (id) {
+  case CoopvecOpFromElements:
+    return lowerFromElements(p, op);
+  case CoopvecOpSplat:
+    return lowerSplat(p, op);
+  case CoopvecOpUnpack:
+    return lowerUnpack(p, op);
+  case CoopvecOpFromVector:
+    return lowerFromVector(p, op);
+  case CoopvecOpToVector:
+    return lowerToVector(p, op);
+  default:
+    return lowerCast(p, op);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Loads and views
+//===----------------------------------------------------------------------===//
+
+/// Element `at` of a load: element i of the loaded vector `*state`,
+/// broadcast, or the per-thread padding where the mask bit is clear (a
+/// uniform padding is in the loaded vector already).
+static MlirValue loadElement(CoopvecPerThread *p, MlirOperation op,
+                             ElementAt at, const void *state) {
+  MlirValue loaded = *(const MlirValue *)state;
+  CoopvecBuilder *b = at.b;
+  MlirValue scalar = at.constant >= 0
+                         ? coopvecBuildExtract(b, loaded, at.constant)
+                         : coopvecBuildExtractDynamic(b, loaded, at.index);
+  MlirValue value = p->mapping->broadcast(p, b, coopvecWidenToF32(b, scalar));
+  if (!coopvecOpIs(op, CoopvecOpMaskedLoad))
+    return value;
+  const CoopvecElements *padding =
+      coopvecLookupElements(p, mlirOperationGetOperand(op, 3));
+  if (!padding || padding->uniform)
+    return value;
+  MlirValue mask = mlirOperationGetOperand(op, 2);
+  MlirValue bit = at.constant >= 0
+                      ? coopvecBuildExtract(b, mask, at.constant)
+                      : coopvecBuildExtractDynamic(b, mask, at.index);
+  return coopvecBuildSelect(b, bit, value, padding->values[0]);
+}
+
+/// Offsets and masks are uniform (no per-thread value can reach an index
+/// or an i1 vector), so a per-thread load reads the same N elements for
+/// every thread: one vector load, then each element broadcast. Masked-off
+/// elements are not accessed (vector.maskedload) and take the padding.
+bool coopvecLowerLoad(CoopvecPerThread *p, MlirOperation op) {
+  MlirValue result = mlirOperationGetResult(op, 0);
+  int64_t size = coopvecVecSizeOf(result);
+  MlirType type = mlirVectorTypeGet(1, &size, coopvecVecElementOf(result));
+  MlirValue operands[] = {mlirOperationGetOperand(op, 0),
+                          mlirOperationGetOperand(op, 1), {NULL}, {NULL}};
+  MlirValue loaded;
+  if (coopvecOpIs(op, CoopvecOpMaskedLoad)) {
+    MlirValue padding = mlirOperationGetOperand(op, 3);
+    const CoopvecElements *perThread = coopvecLookupElements(p, padding);
+    bool perThreadPadding = perThread && !perThread->uniform;
+    operands[2] = mlirOperationGetOperand(op, 2);
+    // A uniform padding (a scalar of the element type) is the maskedload's
+    // pass-through; a per-thread one (an unpacked element) is selected
+    // per element.
+    operands[3] = perThreadPadding
+                      ? coopvecBuildFloatSplatConstant(&p->body, type, 0.0)
+                      : coopvecBuildBroadcast(&p->body, padding, type);
+    loaded = coopvecBuild1(&p->body, "vector.maskedload", 4, operands, type, 0,
+                           NULL);
+  } else {
+    loaded = coopvecBuild1(&p->body, "vector.load", 2, operands, type, 0, NULL);
+  }
+  return mapElementwise(p, op, size, 0, 0, loadElement, &loaded);
+}
+
+bool coopvecLowerMatrixView(CoopvecPerThread *p, MlirOperation op) {
+  MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
+  MlirAttribute offset = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("offset"));
+  CoopvecMatrixView view = {.buffer = mlirOperationGetOperand(op, 0),
+                            .rows = coopvecMatrixTypeGetRows(type),
+                            .cols = coopvecMatrixTypeGetCols(type),
+                            .element = coopvecMatrixTypeGetElementType(type)};
+  int64_t elementBytes = mlirTypeIsAF16(view.element) ? 2 : 4;
+  if (mlirAttributeIsNull(offset) || !mlirAttributeIsAInteger(offset) ||
+      !coopvecMatrixTypeGetLayout(type, &view.layout) ||
+      mlirIntegerAttrGetValueInt(offset) % elementBytes != 0) {
+    coopvecEmitOpError(op, "needs an integer 'offset' attribute that is a "
+                           "multiple of the element size");
+    return false;
+  }
+  view.base = mlirIntegerAttrGetValueInt(offset) / elementBytes;
+  p->views = coopvecGrowArray(p->views, &p->viewsCapacity, p->numViews + 1,
+                              sizeof(CoopvecMatrixView));
+  p->views[p->numViews] = view;
+  coopvecPointerMapInsert(&p->viewMap, mlirOperationGetResult(op, 0).ptr,
+                          p->numViews++);
+  return true;
+}

@@ -1,0 +1,239 @@
+//===- Functions.c - Which functions are per-thread, and can they lower ---===//
+//
+// Every target checks a per-thread function the same way before it changes
+// anything, so that a module either lowers completely or not at all.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/PerThread/PerThread.h"
+
+#include "Dialect/Verifier.h"
+#include "Support/Alloc.h"
+
+#include "coopvec-c/Support.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool nameStartsWith(MlirOperation op, const char *prefix) {
+  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
+  return name.length >= strlen(prefix) &&
+         strncmp(prefix, name.data, strlen(prefix)) == 0;
+}
+
+static bool isCoopvecType(MlirType type) {
+  return coopvecTypeIsAVec(type) || coopvecTypeIsAMatrix(type);
+}
+
+MlirType coopvecFunctionTypeOf(MlirOperation func) {
+  MlirAttribute attr = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("function_type"));
+  return mlirTypeAttrGetValue(attr);
+}
+
+MlirStringRef coopvecSymbolNameOf(MlirOperation op) {
+  MlirAttribute attr = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("sym_name"));
+  if (mlirAttributeIsNull(attr) || !mlirAttributeIsAString(attr))
+    return mlirStringRefCreate("", 0);
+  return mlirStringAttrGetValue(attr);
+}
+
+static MlirWalkResult findCoopvecOp(MlirOperation op, void *userData) {
+  if (!coopvecLookupOp(op))
+    return MlirWalkResultAdvance;
+  *(bool *)userData = true;
+  return MlirWalkResultInterrupt;
+}
+
+static bool isPerThreadFunction(MlirOperation func) {
+  MlirType type = coopvecFunctionTypeOf(func);
+  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(type); ++i)
+    if (isCoopvecType(mlirFunctionTypeGetInput(type, i)))
+      return true;
+  for (intptr_t i = 0; i < mlirFunctionTypeGetNumResults(type); ++i)
+    if (isCoopvecType(mlirFunctionTypeGetResult(type, i)))
+      return true;
+  bool found = false;
+  mlirOperationWalk(func, findCoopvecOp, &found, MlirWalkPreOrder);
+  return found;
+}
+
+static MlirBlock moduleBody(MlirOperation module) {
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+}
+
+CoopvecFunctionList coopvecCollectPerThreadFunctions(MlirOperation module) {
+  CoopvecFunctionList list = {NULL, 0};
+  intptr_t capacity = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(moduleBody(module));
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (!coopvecOpIsNamed(op, "func.func") || !isPerThreadFunction(op))
+      continue;
+    list.ops = coopvecGrowArray(list.ops, &capacity, list.count + 1,
+                                sizeof(MlirOperation));
+    list.ops[list.count++] = op;
+  }
+  return list;
+}
+
+static bool sameName(MlirStringRef a, MlirStringRef b) {
+  return a.length == b.length && strncmp(a.data, b.data, a.length) == 0;
+}
+
+static bool listContainsName(const CoopvecFunctionList *list,
+                             MlirStringRef name) {
+  for (intptr_t i = 0; i < list->count; ++i)
+    if (sameName(coopvecSymbolNameOf(list->ops[i]), name))
+      return true;
+  return false;
+}
+
+static bool moduleDefinesSymbol(MlirOperation module, MlirStringRef name) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(moduleBody(module));
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (sameName(coopvecSymbolNameOf(op), name))
+      return true;
+  return false;
+}
+
+/// A value that differs between threads: a vec, or what unpack /
+/// to_vector made of one.
+static bool isPerThreadValue(MlirValue value) {
+  if (coopvecTypeIsAVec(mlirValueGetType(value)))
+    return true;
+  if (!mlirValueIsAOpResult(value))
+    return false;
+  MlirOperation owner = mlirOpResultGetOwner(value);
+  return coopvecOpIs(owner, CoopvecOpUnpack) ||
+         coopvecOpIs(owner, CoopvecOpToVector);
+}
+
+static bool checkSignature(MlirOperation func) {
+  MlirType type = coopvecFunctionTypeOf(func);
+  MlirStringRef name = coopvecSymbolNameOf(func);
+  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(type); ++i) {
+    if (!coopvecTypeIsAMatrix(mlirFunctionTypeGetInput(type, i)))
+      continue;
+    coopvecEmitOpError(func,
+                       "@%.*s: argument #%ld is a !coopvec.matrix, which "
+                       "has no batched form; pass its buffer and create the "
+                       "view with coopvec.matrix_view inside the function",
+                       (int)name.length, name.data, (long)i);
+    return false;
+  }
+  for (intptr_t i = 0; i < mlirFunctionTypeGetNumResults(type); ++i) {
+    if (coopvecTypeIsAVec(mlirFunctionTypeGetResult(type, i)))
+      continue;
+    coopvecEmitOpError(func,
+                       "@%.*s: result #%ld of a per-thread function must be "
+                       "a !coopvec.vec (each thread's result is written to "
+                       "an output buffer)",
+                       (int)name.length, name.data, (long)i);
+    return false;
+  }
+  return true;
+}
+
+/// Uniform ops run once per group of threads (the CPU) or per thread (a
+/// GPU) instead of once per thread of the program: that is only right for
+/// ops without read-modify-write effects or regions: arith, math, index,
+/// vector, ub, affine index arithmetic and memref ops other than atomics.
+static bool isMovableUniformOp(MlirOperation op) {
+  if (mlirOperationGetNumRegions(op) != 0 ||
+      coopvecOpIsNamed(op, "memref.atomic_rmw"))
+    return false;
+  static const char *const prefixes[] = {"arith.",  "math.",   "index.",
+                                         "vector.", "memref.", "ub."};
+  for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); ++i)
+    if (nameStartsWith(op, prefixes[i]))
+      return true;
+  return coopvecOpIsNamed(op, "affine.apply") ||
+         coopvecOpIsNamed(op, "affine.min") ||
+         coopvecOpIsNamed(op, "affine.max");
+}
+
+static bool checkCall(MlirOperation op, const CoopvecFunctionList *perThread,
+                      const char *passName) {
+  MlirAttribute callee = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("callee"));
+  if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee))
+    return true;
+  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
+  if (!listContainsName(perThread, name))
+    return true;
+  coopvecEmitOpError(op,
+                     "calls per-thread function @%.*s; %s does not support "
+                     "calls between per-thread functions (inline the "
+                     "callee)",
+                     (int)name.length, name.data, passName);
+  return false;
+}
+
+static bool checkUniformOp(MlirOperation op,
+                           const CoopvecFunctionList *perThread,
+                           const char *passName) {
+  if (coopvecOpIsNamed(op, "func.call") && !checkCall(op, perThread, passName))
+    return false;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    if (!isPerThreadValue(mlirOperationGetOperand(op, i)))
+      continue;
+    coopvecEmitOpError(op,
+                       "uses a per-thread value (operand #%ld); only "
+                       "coopvec ops can use per-thread values",
+                       (long)i);
+    return false;
+  }
+  if (isMovableUniformOp(op))
+    return true;
+  coopvecEmitOpError(op, "cannot be lowered inside a per-thread function: "
+                         "only coopvec, arith, math, index, vector, ub, "
+                         "affine index and non-atomic memref ops can");
+  return false;
+}
+
+/// The name `<func><suffix>` must be free for the lowered function.
+static bool checkLoweredName(MlirOperation func, MlirOperation module,
+                             const char *suffix) {
+  MlirStringRef name = coopvecSymbolNameOf(func);
+  CoopvecBuffer lowered = {0};
+  coopvecBufferAppendf(&lowered, "%.*s%s", (int)name.length, name.data,
+                       suffix);
+  bool clash = moduleDefinesSymbol(
+      module, mlirStringRefCreate(lowered.data, lowered.size));
+  if (clash)
+    coopvecEmitOpError(func, "@%.*s: cannot create @%s, the name is taken",
+                       (int)name.length, name.data, coopvecBufferStr(&lowered));
+  coopvecBufferFree(&lowered);
+  return !clash;
+}
+
+bool coopvecCheckPerThreadFunction(MlirOperation func, MlirOperation module,
+                                   const CoopvecFunctionList *perThread,
+                                   const char *passName, const char *suffix,
+                                   CoopvecTargetOpCheck targetCheck) {
+  MlirStringRef name = coopvecSymbolNameOf(func);
+  MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  if (mlirBlockIsNull(entry) ||
+      !mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
+    coopvecEmitOpError(func,
+                       "@%.*s: a per-thread function must have a body of "
+                       "exactly one block",
+                       (int)name.length, name.data);
+    return false;
+  }
+  if (!checkLoweredName(func, module, suffix) || !checkSignature(func))
+    return false;
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(entry);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (coopvecLookupOp(op))
+      ok &= !targetCheck || targetCheck(op);
+    else if (!coopvecOpIsNamed(op, "func.return"))
+      ok &= checkUniformOp(op, perThread, passName);
+  }
+  return ok;
+}

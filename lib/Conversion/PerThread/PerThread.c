@@ -1,0 +1,424 @@
+//===- PerThread.c - Value map, tiles, constants and the walk -------------===//
+
+#include "Conversion/PerThread/PerThread.h"
+
+#include "Dialect/Verifier.h"
+#include "Support/Alloc.h"
+
+#include <mlir-c/BuiltinTypes.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+void coopvecPerThreadInit(CoopvecPerThread *p, MlirContext ctx,
+                          const CoopvecThreadMapping *mapping, void *target,
+                          MlirType elementType) {
+  memset(p, 0, sizeof(*p));
+  p->ctx = ctx;
+  p->mapping = mapping;
+  p->target = target;
+  p->f32 = mlirF32TypeGet(ctx);
+  p->index = mlirIndexTypeGet(ctx);
+  p->elementType = elementType;
+}
+
+void coopvecPerThreadFree(CoopvecPerThread *p) {
+  for (intptr_t i = 0; i < p->numElements; ++i)
+    free(p->elements[i].values);
+  free(p->elements);
+  free(p->views);
+  free(p->constants);
+  free(p->tiles);
+  coopvecPointerMapFree(&p->valueMap);
+  coopvecPointerMapFree(&p->viewMap);
+  coopvecPointerMapFree(&p->indexConstants);
+  coopvecPointerMapFree(&p->lastUses);
+  coopvecPointerMapFree(&p->scratch);
+}
+
+//===----------------------------------------------------------------------===//
+// Tiles
+//===----------------------------------------------------------------------===//
+
+static CoopvecTile *tileOfMemref(CoopvecPerThread *p, MlirValue memref) {
+  for (intptr_t i = 0; i < p->numTiles; ++i)
+    if (mlirValueEqual(p->tiles[i].memref, memref))
+      return &p->tiles[i];
+  return NULL;
+}
+
+/// The smallest free tile of at least `rows` rows, or a new one.
+static CoopvecTile *freeTile(CoopvecPerThread *p, int64_t rows) {
+  CoopvecTile *best = NULL;
+  for (intptr_t i = 0; i < p->numTiles; ++i) {
+    CoopvecTile *tile = &p->tiles[i];
+    if (!tile->users && !tile->scratch && tile->rows >= rows &&
+        (!best || tile->rows < best->rows))
+      best = tile;
+  }
+  if (best)
+    return best;
+  MlirValue memref = p->mapping->allocTile(p, rows);
+  p->tiles = coopvecGrowArray(p->tiles, &p->tilesCapacity, p->numTiles + 1,
+                              sizeof(CoopvecTile));
+  CoopvecTile *tile = &p->tiles[p->numTiles++];
+  tile->memref = memref;
+  tile->rows = rows;
+  tile->users = 0;
+  tile->scratch = false;
+  return tile;
+}
+
+bool coopvecWantsTile(const CoopvecPerThread *p, intptr_t count) {
+  return p->mapping->allocTile && count > p->mapping->ssaMaxElements;
+}
+
+/// The lowered representation of `value`'s last use at the current op.
+static bool diesHere(const CoopvecPerThread *p, MlirValue value) {
+  return coopvecPointerMapFind(&p->lastUses, value.ptr) == p->opIndex;
+}
+
+/// Whether an operand of `op` other than #`except` is kept in `memref`.
+static bool readByOtherOperand(const CoopvecPerThread *p, MlirOperation op,
+                               intptr_t except, MlirValue memref) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    const CoopvecElements *elements =
+        coopvecLookupElements(p, mlirOperationGetOperand(op, i));
+    if (i != except && elements && !mlirValueIsNull(elements->tile) &&
+        mlirValueEqual(elements->tile, memref))
+      return true;
+  }
+  return false;
+}
+
+MlirValue coopvecTileFor(CoopvecPerThread *p, MlirOperation op,
+                         intptr_t count, unsigned inPlaceOperands) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    if (!(inPlaceOperands & (1u << i)))
+      continue;
+    MlirValue operand = mlirOperationGetOperand(op, i);
+    const CoopvecElements *elements = coopvecLookupElements(p, operand);
+    if (!elements || mlirValueIsNull(elements->tile) || !diesHere(p, operand))
+      continue;
+    CoopvecTile *tile = tileOfMemref(p, elements->tile);
+    // Only a tile no other live value maps to (to_vector shares them) and
+    // no other operand reads.
+    if (tile && tile->users == 1 && tile->rows >= count &&
+        !readByOtherOperand(p, op, i, tile->memref))
+      return tile->memref;
+  }
+  return freeTile(p, count)->memref;
+}
+
+MlirValue coopvecScratchTile(CoopvecPerThread *p, intptr_t rows) {
+  CoopvecTile *tile = freeTile(p, rows);
+  tile->scratch = true;
+  return tile->memref;
+}
+
+MlirValue coopvecTileOf(CoopvecPerThread *p, MlirValue value) {
+  const CoopvecElements *elements = coopvecLookupElements(p, value);
+  if (elements && !mlirValueIsNull(elements->tile))
+    return elements->tile;
+  intptr_t scratch = coopvecPointerMapFind(&p->scratch, value.ptr);
+  if (scratch >= 0)
+    return p->tiles[scratch].memref;
+  intptr_t count = coopvecVecSizeOf(value);
+  CoopvecTile *tile = freeTile(p, count);
+  tile->scratch = true;
+  for (intptr_t i = 0; i < count; ++i)
+    p->mapping->storeRow(p, &p->body, tile->memref,
+                         coopvecPerThreadIndex(p, i),
+                         coopvecOperandElement(p, value, i));
+  coopvecPointerMapInsert(&p->scratch, value.ptr, tile - p->tiles);
+  return tile->memref;
+}
+
+/// Drops one user of `memref`'s tile.
+static void releaseTile(CoopvecPerThread *p, MlirValue memref) {
+  CoopvecTile *tile = tileOfMemref(p, memref);
+  if (tile && tile->users > 0)
+    --tile->users;
+}
+
+//===----------------------------------------------------------------------===//
+// Values and views
+//===----------------------------------------------------------------------===//
+
+static CoopvecElements *addElements(CoopvecPerThread *p, MlirValue key,
+                                    intptr_t count) {
+  p->elements = coopvecGrowArray(p->elements, &p->elementsCapacity,
+                                 p->numElements + 1, sizeof(CoopvecElements));
+  CoopvecElements *entry = &p->elements[p->numElements];
+  memset(entry, 0, sizeof(*entry));
+  entry->count = count;
+  coopvecPointerMapInsert(&p->valueMap, key.ptr, p->numElements++);
+  return entry;
+}
+
+static MlirValue *copyValues(intptr_t count, const MlirValue *values) {
+  MlirValue *copy = malloc(sizeof(MlirValue) * (size_t)(count ? count : 1));
+  if (!copy)
+    abort();
+  memcpy(copy, values, sizeof(MlirValue) * (size_t)count);
+  return copy;
+}
+
+void coopvecMapElements(CoopvecPerThread *p, MlirValue key, intptr_t count,
+                        const MlirValue *values) {
+  addElements(p, key, count)->values = copyValues(count, values);
+}
+
+void coopvecMapUniform(CoopvecPerThread *p, MlirValue key, intptr_t count,
+                       MlirValue value) {
+  CoopvecElements *entry = addElements(p, key, count);
+  entry->uniform = true;
+  entry->values = copyValues(1, &value);
+}
+
+void coopvecMapTile(CoopvecPerThread *p, MlirValue key, intptr_t count,
+                    MlirValue tile) {
+  addElements(p, key, count)->tile = tile;
+  CoopvecTile *owned = tileOfMemref(p, tile);
+  if (owned)
+    ++owned->users;
+}
+
+const CoopvecElements *coopvecLookupElements(const CoopvecPerThread *p,
+                                             MlirValue key) {
+  intptr_t index = coopvecPointerMapFind(&p->valueMap, key.ptr);
+  return index < 0 ? NULL : &p->elements[index];
+}
+
+/// A uniform scalar operand as an element value: widened and broadcast
+/// once, then reused.
+static MlirValue uniformElement(CoopvecPerThread *p, MlirValue value) {
+  MlirValue element =
+      p->mapping->broadcast(p, &p->body, coopvecWidenToF32(&p->body, value));
+  coopvecMapUniform(p, value, 1, element);
+  return element;
+}
+
+MlirValue coopvecOperandElement(CoopvecPerThread *p, MlirValue value,
+                                intptr_t i) {
+  const CoopvecElements *elements = coopvecLookupElements(p, value);
+  if (!elements)
+    return uniformElement(p, value);
+  if (!mlirValueIsNull(elements->tile))
+    return p->mapping->loadRow(p, &p->body, elements->tile,
+                               coopvecPerThreadIndex(p, i));
+  return elements->values[elements->uniform ? 0 : i];
+}
+
+void coopvecPrepareForLoop(CoopvecPerThread *p, MlirValue value) {
+  const CoopvecElements *elements = coopvecLookupElements(p, value);
+  if (!elements)
+    uniformElement(p, value);
+  else if (mlirValueIsNull(elements->tile) && !elements->uniform &&
+           elements->count > 1)
+    coopvecTileOf(p, value);
+}
+
+MlirValue coopvecOperandRow(CoopvecPerThread *p, CoopvecBuilder *b,
+                            MlirValue value, MlirValue i) {
+  const CoopvecElements *elements = coopvecLookupElements(p, value);
+  if (elements && (elements->uniform || elements->count == 1) &&
+      mlirValueIsNull(elements->tile))
+    return elements->values[0];
+  return p->mapping->loadRow(p, b, coopvecTileOf(p, value), i);
+}
+
+const CoopvecMatrixView *coopvecLookupView(const CoopvecPerThread *p,
+                                           MlirValue matrix) {
+  intptr_t index = coopvecPointerMapFind(&p->viewMap, matrix.ptr);
+  return index < 0 ? NULL : &p->views[index];
+}
+
+CoopvecLoop coopvecElementLoop(CoopvecPerThread *p, intptr_t count) {
+  return coopvecBuildFor(&p->body, coopvecPerThreadIndex(p, 0),
+                         coopvecPerThreadIndex(p, count),
+                         coopvecPerThreadIndex(p, 1), 0, NULL);
+}
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+static CoopvecConstant *addConstant(CoopvecPerThread *p, bool isIndex,
+                                    int64_t bits, MlirValue value) {
+  p->constants = coopvecGrowArray(p->constants, &p->constantsCapacity,
+                                  p->numConstants + 1, sizeof(CoopvecConstant));
+  CoopvecConstant *constant = &p->constants[p->numConstants++];
+  constant->isIndex = isIndex;
+  constant->bits = bits;
+  constant->value = value;
+  return constant;
+}
+
+MlirValue coopvecPerThreadIndex(CoopvecPerThread *p, int64_t value) {
+  const void *key = (const void *)(uintptr_t)(2 * (uint64_t)value + 1);
+  intptr_t index = coopvecPointerMapFind(&p->indexConstants, key);
+  if (index >= 0)
+    return p->constants[index].value;
+  MlirValue constant = coopvecBuildIndexConstant(&p->entry, value);
+  coopvecPointerMapInsert(&p->indexConstants, key, p->numConstants);
+  return addConstant(p, true, value, constant)->value;
+}
+
+MlirValue coopvecPerThreadConstant(CoopvecPerThread *p, double value) {
+  int64_t bits;
+  memcpy(&bits, &value, sizeof(bits));
+  for (intptr_t i = 0; i < p->numConstants; ++i)
+    if (!p->constants[i].isIndex && p->constants[i].bits == bits)
+      return p->constants[i].value;
+  MlirValue constant =
+      mlirTypeIsAVector(p->elementType)
+          ? coopvecBuildFloatSplatConstant(&p->entry, p->elementType, value)
+          : coopvecBuildFloatConstant(&p->entry, p->elementType, value);
+  return addConstant(p, false, bits, constant)->value;
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+MlirValue coopvecWidenToF32(CoopvecBuilder *b, MlirValue value) {
+  MlirType type = mlirValueGetType(value);
+  if (!mlirTypeIsAF16(coopvecElementTypeOf(type)))
+    return value;
+  return coopvecBuildCast1(
+      b, "arith.extf", value,
+      coopvecWithElementType(type, mlirF32TypeGet(b->context)));
+}
+
+MlirValue coopvecNarrowTo(CoopvecBuilder *b, MlirValue value,
+                          MlirType element) {
+  if (!mlirTypeIsAF16(element))
+    return value;
+  return coopvecBuildCast1(
+      b, "arith.truncf", value,
+      coopvecWithElementType(mlirValueGetType(value), element));
+}
+
+intptr_t coopvecVecSizeOf(MlirValue vec) {
+  return (intptr_t)coopvecVecTypeGetSize(mlirValueGetType(vec));
+}
+
+MlirType coopvecVecElementOf(MlirValue vec) {
+  return coopvecVecTypeGetElementType(mlirValueGetType(vec));
+}
+
+//===----------------------------------------------------------------------===//
+// The walk
+//===----------------------------------------------------------------------===//
+
+bool coopvecLowerConstruction(CoopvecPerThread *p, MlirOperation op,
+                              CoopvecOpId id);
+bool coopvecLowerElementwiseOp(CoopvecPerThread *p, MlirOperation op);
+bool coopvecLowerLoad(CoopvecPerThread *p, MlirOperation op);
+bool coopvecLowerMatrixView(CoopvecPerThread *p, MlirOperation op);
+
+/// Every op of Ops.def has a case here: the shared layer's own, or the
+/// target's hook (-Wswitch checks that none is missing).
+static bool lowerCoopvecOp(CoopvecPerThread *p, MlirOperation op,
+                           const CoopvecOpInfo *info) {
+  const CoopvecThreadMapping *m = p->mapping;
+  switch (info->id) {
+  case CoopvecOpFromElements:
+  case CoopvecOpSplat:
+  case CoopvecOpUnpack:
+  case CoopvecOpFromVector:
+  case CoopvecOpToVector:
+  case CoopvecOpCast:
+    return coopvecLowerConstruction(p, op, info->id);
+  case CoopvecOpAdd:
+  case CoopvecOpSub:
+  case CoopvecOpMul:
+  case CoopvecOpMin:
+  case CoopvecOpMax:
+  case CoopvecOpStep:
+  case CoopvecOpFma:
+  case CoopvecOpNeg:
+  case CoopvecOpExp2:
+  case CoopvecOpLog2:
+  case CoopvecOpTanh:
+    return coopvecLowerElementwiseOp(p, op);
+  case CoopvecOpLoad:
+  case CoopvecOpMaskedLoad:
+    return coopvecLowerLoad(p, op);
+  case CoopvecOpMatrixView:
+    return coopvecLowerMatrixView(p, op);
+  case CoopvecOpStore:
+  case CoopvecOpMaskedStore:
+    return m->lowerStore(p, op);
+  case CoopvecOpMatvec:
+    return m->lowerMatvec(p, op);
+  case CoopvecOpOuterProductAccumulate:
+    return m->lowerOuterProduct(p, op);
+  case CoopvecOpReduceSumAccumulate:
+    return m->lowerReduceSum(p, op);
+  case CoopvecOpCount:
+    break;
+  }
+  coopvecEmitOpError(op, "is not supported by %s", m->passName);
+  return false;
+}
+
+/// Records, for every value used in `block`, the index of its last user;
+/// the terminator's operands live to the end.
+static void computeLastUses(CoopvecPerThread *p, MlirBlock block) {
+  int64_t index = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
+      coopvecPointerMapInsert(&p->lastUses,
+                              mlirOperationGetOperand(op, i).ptr, index);
+    ++index;
+  }
+}
+
+/// After op `op` is lowered: the tiles of operands used for the last time,
+/// of results nobody uses, and scratch tiles become free.
+static void releaseAfter(CoopvecPerThread *p, MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue operand = mlirOperationGetOperand(op, i);
+    const CoopvecElements *elements = coopvecLookupElements(p, operand);
+    bool repeated = false; // release an operand used twice only once
+    for (intptr_t j = 0; j < i; ++j)
+      repeated |= mlirValueEqual(operand, mlirOperationGetOperand(op, j));
+    if (elements && !mlirValueIsNull(elements->tile) && diesHere(p, operand) &&
+        !repeated)
+      releaseTile(p, elements->tile);
+  }
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
+    MlirValue result = mlirOperationGetResult(op, i);
+    const CoopvecElements *elements = coopvecLookupElements(p, result);
+    if (elements && !mlirValueIsNull(elements->tile) &&
+        coopvecPointerMapFind(&p->lastUses, result.ptr) < 0)
+      releaseTile(p, elements->tile);
+  }
+  for (intptr_t i = 0; i < p->numTiles; ++i)
+    p->tiles[i].scratch = false;
+  coopvecPointerMapFree(&p->scratch);
+}
+
+bool coopvecPerThreadLowerBlock(CoopvecPerThread *p, MlirBlock block) {
+  computeLastUses(p, block);
+  MlirOperation next;
+  p->opIndex = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       !mlirOperationIsNull(op); op = next, ++p->opIndex) {
+    next = mlirOperationGetNextInBlock(op);
+    if (mlirOperationIsNull(next))
+      break; // the terminator is the target's
+    p->body.location = mlirOperationGetLocation(op);
+    const CoopvecOpInfo *info = coopvecLookupOp(op);
+    bool ok = info ? lowerCoopvecOp(p, op, info)
+                   : p->mapping->lowerUniformOp(p, op);
+    if (!ok)
+      return false;
+    if (info)
+      releaseAfter(p, op);
+  }
+  return true;
+}

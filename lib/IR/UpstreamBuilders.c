@@ -1,0 +1,338 @@
+//===- UpstreamBuilders.c - Building upstream ops -------------------------===//
+
+#include "IR/UpstreamBuilders.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static MlirOperation mustBuild(CoopvecBuilder *b, const char *name,
+                               intptr_t numOperands, const MlirValue *operands,
+                               intptr_t numResults, const MlirType *types,
+                               intptr_t numAttributes,
+                               const MlirNamedAttribute *attributes) {
+  MlirOperation op = coopvecBuildOperation(b, name, numOperands, operands,
+                                           numResults, types, numAttributes,
+                                           attributes);
+  if (mlirOperationIsNull(op)) {
+    fprintf(stderr, "coopvec: internal error: cannot create '%s'\n", name);
+    abort();
+  }
+  return op;
+}
+
+MlirValue coopvecBuild1(CoopvecBuilder *b, const char *name,
+                        intptr_t numOperands, const MlirValue *operands,
+                        MlirType resultType, intptr_t numAttributes,
+                        const MlirNamedAttribute *attributes) {
+  return mlirOperationGetResult(mustBuild(b, name, numOperands, operands, 1,
+                                          &resultType, numAttributes,
+                                          attributes),
+                                0);
+}
+
+MlirOperation coopvecBuild0(CoopvecBuilder *b, const char *name,
+                            intptr_t numOperands, const MlirValue *operands,
+                            intptr_t numAttributes,
+                            const MlirNamedAttribute *attributes) {
+  return mustBuild(b, name, numOperands, operands, 0, NULL, numAttributes,
+                   attributes);
+}
+
+MlirValue coopvecBuildBinaryOp(CoopvecBuilder *b, const char *name,
+                               MlirValue lhs, MlirValue rhs) {
+  MlirValue operands[] = {lhs, rhs};
+  return coopvecBuild1(b, name, 2, operands, mlirValueGetType(lhs), 0, NULL);
+}
+
+MlirValue coopvecBuildUnaryOp(CoopvecBuilder *b, const char *name,
+                              MlirValue x) {
+  return coopvecBuild1(b, name, 1, &x, mlirValueGetType(x), 0, NULL);
+}
+
+MlirValue coopvecBuildTernaryOp(CoopvecBuilder *b, const char *name,
+                                MlirValue x, MlirValue y, MlirValue z) {
+  MlirValue operands[] = {x, y, z};
+  return coopvecBuild1(b, name, 3, operands, mlirValueGetType(x), 0, NULL);
+}
+
+MlirNamedAttribute coopvecNamedAttr(MlirContext ctx, const char *name,
+                                    MlirAttribute attr) {
+  return mlirNamedAttributeGet(
+      mlirIdentifierGet(ctx, mlirStringRefCreateFromCString(name)), attr);
+}
+
+//===----------------------------------------------------------------------===//
+// Constants
+//===----------------------------------------------------------------------===//
+
+static MlirValue buildConstant(CoopvecBuilder *b, MlirType type,
+                               MlirAttribute value) {
+  MlirNamedAttribute attr = coopvecNamedAttr(b->context, "value", value);
+  return coopvecBuild1(b, "arith.constant", 0, NULL, type, 1, &attr);
+}
+
+MlirValue coopvecBuildIndexConstant(CoopvecBuilder *b, int64_t value) {
+  MlirType index = mlirIndexTypeGet(b->context);
+  return buildConstant(b, index, mlirIntegerAttrGet(index, value));
+}
+
+MlirValue coopvecBuildIntConstant(CoopvecBuilder *b, MlirType type,
+                                  int64_t value) {
+  return buildConstant(b, type, mlirIntegerAttrGet(type, value));
+}
+
+MlirValue coopvecBuildFloatConstant(CoopvecBuilder *b, MlirType type,
+                                    double value) {
+  // FloatAttr rounds the double to `type` to nearest, ties to even.
+  return buildConstant(b, type, mlirFloatAttrDoubleGet(b->context, type, value));
+}
+
+MlirValue coopvecBuildFloatSplatConstant(CoopvecBuilder *b,
+                                         MlirType vectorType, double value) {
+  MlirType element = mlirShapedTypeGetElementType(vectorType);
+  MlirAttribute scalar = mlirFloatAttrDoubleGet(b->context, element, value);
+  return buildConstant(b, vectorType,
+                       mlirDenseElementsAttrSplatGet(vectorType, scalar));
+}
+
+MlirValue coopvecBuildIntSplatConstant(CoopvecBuilder *b, MlirType vectorType,
+                                       int64_t value) {
+  MlirType element = mlirShapedTypeGetElementType(vectorType);
+  MlirAttribute scalar = mlirIntegerAttrGet(element, value);
+  return buildConstant(b, vectorType,
+                       mlirDenseElementsAttrSplatGet(vectorType, scalar));
+}
+
+MlirValue coopvecBuildI32VectorConstant(CoopvecBuilder *b, intptr_t count,
+                                        const int32_t *values) {
+  int64_t shape[] = {count};
+  MlirType type =
+      mlirVectorTypeGet(1, shape, mlirIntegerTypeGet(b->context, 32));
+  return buildConstant(b, type,
+                       mlirDenseElementsAttrInt32Get(type, count, values));
+}
+
+//===----------------------------------------------------------------------===//
+// arith
+//===----------------------------------------------------------------------===//
+
+/// i1, or vector<... x i1> of the shape of `like`.
+static MlirType boolLike(MlirContext ctx, MlirType like) {
+  return coopvecWithElementType(like, mlirIntegerTypeGet(ctx, 1));
+}
+
+static MlirValue buildCompare(CoopvecBuilder *b, const char *name,
+                              int predicate, MlirValue lhs, MlirValue rhs) {
+  MlirValue operands[] = {lhs, rhs};
+  MlirNamedAttribute attr = coopvecNamedAttr(
+      b->context, "predicate",
+      mlirIntegerAttrGet(mlirIntegerTypeGet(b->context, 64), predicate));
+  return coopvecBuild1(b, name, 2, operands,
+                       boolLike(b->context, mlirValueGetType(lhs)), 1, &attr);
+}
+
+MlirValue coopvecBuildCmpF(CoopvecBuilder *b, int predicate, MlirValue lhs,
+                           MlirValue rhs) {
+  return buildCompare(b, "arith.cmpf", predicate, lhs, rhs);
+}
+
+MlirValue coopvecBuildCmpI(CoopvecBuilder *b, int predicate, MlirValue lhs,
+                           MlirValue rhs) {
+  return buildCompare(b, "arith.cmpi", predicate, lhs, rhs);
+}
+
+MlirValue coopvecBuildSelect(CoopvecBuilder *b, MlirValue condition,
+                             MlirValue trueValue, MlirValue falseValue) {
+  MlirValue operands[] = {condition, trueValue, falseValue};
+  return coopvecBuild1(b, "arith.select", 3, operands,
+                       mlirValueGetType(trueValue), 0, NULL);
+}
+
+MlirValue coopvecBuildCast1(CoopvecBuilder *b, const char *name, MlirValue x,
+                            MlirType type) {
+  return coopvecBuild1(b, name, 1, &x, type, 0, NULL);
+}
+
+//===----------------------------------------------------------------------===//
+// vector
+//===----------------------------------------------------------------------===//
+
+MlirValue coopvecBuildBroadcast(CoopvecBuilder *b, MlirValue scalar,
+                                MlirType vectorType) {
+  return coopvecBuild1(b, "vector.broadcast", 1, &scalar, vectorType, 0, NULL);
+}
+
+static MlirValue buildExtract(CoopvecBuilder *b, MlirValue vector,
+                              intptr_t numDynamic, MlirValue position,
+                              int64_t staticPosition) {
+  MlirValue operands[] = {vector, position};
+  MlirNamedAttribute attr = coopvecNamedAttr(
+      b->context, "static_position",
+      mlirDenseI64ArrayGet(b->context, 1, &staticPosition));
+  return coopvecBuild1(b, "vector.extract", 1 + numDynamic, operands,
+                       mlirShapedTypeGetElementType(mlirValueGetType(vector)),
+                       1, &attr);
+}
+
+MlirValue coopvecBuildExtract(CoopvecBuilder *b, MlirValue vector,
+                              int64_t position) {
+  return buildExtract(b, vector, 0, (MlirValue){NULL}, position);
+}
+
+MlirValue coopvecBuildExtractDynamic(CoopvecBuilder *b, MlirValue vector,
+                                     MlirValue position) {
+  // INT64_MIN is ShapedType::kDynamic: the position is the operand.
+  return buildExtract(b, vector, 1, position, INT64_MIN);
+}
+
+MlirValue coopvecBuildInsertDynamic(CoopvecBuilder *b, MlirValue scalar,
+                                    MlirValue vector, MlirValue position) {
+  MlirValue operands[] = {scalar, vector, position};
+  int64_t dynamic = INT64_MIN; // ShapedType::kDynamic
+  MlirNamedAttribute attr =
+      coopvecNamedAttr(b->context, "static_position",
+                       mlirDenseI64ArrayGet(b->context, 1, &dynamic));
+  return coopvecBuild1(b, "vector.insert", 3, operands,
+                       mlirValueGetType(vector), 1, &attr);
+}
+
+/// An attribute the C API has no constructor for, parsed from its
+/// spelling (a fixed string: failure is a bug).
+static MlirAttribute parseFixedAttr(MlirContext ctx, const char *text) {
+  MlirAttribute attr =
+      mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(text));
+  if (mlirAttributeIsNull(attr)) {
+    fprintf(stderr, "coopvec: internal error: cannot parse '%s'\n", text);
+    abort();
+  }
+  return attr;
+}
+
+MlirValue coopvecBuildReduceAdd(CoopvecBuilder *b, MlirValue vector) {
+  MlirNamedAttribute attrs[] = {
+      coopvecNamedAttr(b->context, "kind",
+                       parseFixedAttr(b->context, "#vector.kind<add>")),
+      // The order in which lanes are summed is unspecified (the ops
+      // accumulate "atomically across threads"): a tree reduction is fine.
+      coopvecNamedAttr(b->context, "fastmath",
+                       parseFixedAttr(b->context, "#arith.fastmath<reassoc>")),
+  };
+  return coopvecBuild1(b, "vector.reduction", 1, &vector,
+                       mlirShapedTypeGetElementType(mlirValueGetType(vector)),
+                       2, attrs);
+}
+
+MlirValue coopvecBuildCreateMask(CoopvecBuilder *b, int64_t count,
+                                 MlirValue bound) {
+  MlirType type =
+      mlirVectorTypeGet(1, &count, mlirIntegerTypeGet(b->context, 1));
+  return coopvecBuild1(b, "vector.create_mask", 1, &bound, type, 0, NULL);
+}
+
+//===----------------------------------------------------------------------===//
+// memref
+//===----------------------------------------------------------------------===//
+
+MlirValue coopvecBuildAlloca(CoopvecBuilder *b, MlirType type,
+                             int64_t alignment) {
+  int32_t segments[] = {0, 0};
+  MlirNamedAttribute attrs[] = {
+      coopvecNamedAttr(
+          b->context, "alignment",
+          mlirIntegerAttrGet(mlirIntegerTypeGet(b->context, 64), alignment)),
+      coopvecNamedAttr(b->context, "operandSegmentSizes",
+                       mlirDenseI32ArrayGet(b->context, 2, segments)),
+  };
+  return coopvecBuild1(b, "memref.alloca", 0, NULL, type, 2, attrs);
+}
+
+void coopvecBuildAtomicAdd(CoopvecBuilder *b, MlirValue value,
+                           MlirValue buffer, MlirValue index) {
+  MlirValue operands[] = {value, buffer, index};
+  // AtomicRMWKind 0 is addf.
+  MlirNamedAttribute kind = coopvecNamedAttr(
+      b->context, "kind",
+      mlirIntegerAttrGet(mlirIntegerTypeGet(b->context, 64), 0));
+  coopvecBuild1(b, "memref.atomic_rmw", 3, operands, mlirValueGetType(value),
+                1, &kind);
+}
+
+//===----------------------------------------------------------------------===//
+// scf.for
+//===----------------------------------------------------------------------===//
+
+CoopvecLoop coopvecBuildFor(CoopvecBuilder *b, MlirValue lower,
+                            MlirValue upper, MlirValue step, intptr_t numInits,
+                            const MlirValue *inits) {
+  intptr_t numArgs = 1 + numInits;
+  MlirType *types = calloc((size_t)numArgs, sizeof(MlirType));
+  MlirLocation *locs = calloc((size_t)numArgs, sizeof(MlirLocation));
+  MlirValue *operands = calloc((size_t)(3 + numInits), sizeof(MlirValue));
+  if (!types || !locs || !operands)
+    abort();
+  types[0] = mlirValueGetType(lower);
+  locs[0] = b->location;
+  operands[0] = lower;
+  operands[1] = upper;
+  operands[2] = step;
+  for (intptr_t i = 0; i < numInits; ++i) {
+    types[1 + i] = mlirValueGetType(inits[i]);
+    locs[1 + i] = b->location;
+    operands[3 + i] = inits[i];
+  }
+  MlirBlock block = mlirBlockCreate(numArgs, types, locs);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, block);
+  MlirOperationState state = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("scf.for"), b->location);
+  mlirOperationStateAddOperands(&state, 3 + numInits, operands);
+  mlirOperationStateAddResults(&state, numInits, types + 1);
+  mlirOperationStateAddOwnedRegions(&state, 1, &region);
+  MlirOperation op = mlirOperationCreate(&state);
+  free(types);
+  free(locs);
+  free(operands);
+  if (mlirOperationIsNull(op))
+    abort(); // the operands are index values and the inits match the types
+  if (b->rewriter.ptr)
+    mlirRewriterBaseInsert(b->rewriter, op);
+  else if (mlirOperationIsNull(b->before))
+    mlirBlockAppendOwnedOperation(b->block, op);
+  else
+    mlirBlockInsertOwnedOperationBefore(b->block, b->before, op);
+  CoopvecLoop loop = {op, mlirBlockGetArgument(block, 0), block,
+                      coopvecBuilderAtEnd(block, b->location)};
+  return loop;
+}
+
+MlirValue coopvecLoopIterArg(const CoopvecLoop *loop, intptr_t i) {
+  return mlirBlockGetArgument(loop->block, 1 + i);
+}
+
+void coopvecFinishFor(CoopvecLoop *loop, intptr_t numValues,
+                      const MlirValue *values) {
+  coopvecBuild0(&loop->body, "scf.yield", numValues, values, 0, NULL);
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+MlirType coopvecWithElementType(MlirType type, MlirType element) {
+  if (!mlirTypeIsAVector(type))
+    return element;
+  intptr_t rank = mlirShapedTypeGetRank(type);
+  int64_t shape[8];
+  if (rank > 8)
+    abort(); // the lowerings build vectors of rank 1 and 2
+  for (intptr_t i = 0; i < rank; ++i)
+    shape[i] = mlirShapedTypeGetDimSize(type, i);
+  return mlirVectorTypeGet(rank, shape, element);
+}
+
+MlirType coopvecElementTypeOf(MlirType type) {
+  return mlirTypeIsAVector(type) ? mlirShapedTypeGetElementType(type) : type;
+}
