@@ -17,7 +17,7 @@ sed -n '/^func.func/,/coopvec.max/p' "$example" | head -n 7
 echo "   ..."
 echo
 echo "== 2. Lowered with coopvec-lower-to-cpu (lanes of threads in SIMD registers):"
-"$opt" "$example" --convert-coopvec-to-vector |
+"$opt" "$example" --convert-coopvec-to-cpu |
   awk '/func.func @mlp_batched/ && !f++ || /scf.for/ && s++ < 3 || /math.fma/ && !m++'
 echo "   ..."
 echo

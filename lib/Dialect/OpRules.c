@@ -53,11 +53,26 @@ MlirType coopvecResultType(MlirOperation op, intptr_t index) {
   return mlirValueGetType(mlirOperationGetResult(op, index));
 }
 
+/// Offsets count elements from element 0, and the targets move N
+/// consecutive elements with one vector access: the buffer's elements must
+/// be adjacent in memory.
+static bool checkUnitStride(MlirOperation op, const char *role,
+                            MlirType buffer) {
+  int64_t stride = 0, offset = 0;
+  if (mlirLogicalResultIsSuccess(
+          mlirMemRefTypeGetStridesAndOffset(buffer, &stride, &offset)) &&
+      stride == 1)
+    return true;
+  coopvecEmitOpError(op, "%s %s must have unit stride", role,
+                     coopvecTypeText(buffer).text);
+  return false;
+}
+
 bool coopvecCheckBuffer(MlirOperation op, const char *role, MlirType buffer,
                         MlirType element) {
   if (mlirTypeIsAMemRef(buffer) && mlirShapedTypeGetRank(buffer) == 1 &&
       mlirTypeEqual(mlirShapedTypeGetElementType(buffer), element))
-    return true;
+    return checkUnitStride(op, role, buffer);
   coopvecEmitOpError(op, "%s must be a rank-1 memref of %s, got %s", role,
                      coopvecTypeText(element).text,
                      coopvecTypeText(buffer).text);

@@ -33,6 +33,18 @@ MlirType coopvecResultType(MlirOperation op, intptr_t index);
 bool coopvecCheckBuffer(MlirOperation op, const char *role, MlirType buffer,
                         MlirType element);
 
+/// A transfer of a `vec` through operand `bufferOperand` at the index
+/// operand `offsetOperand`, with the mask operand `maskOperand` (-1 for
+/// none): a constant offset must not be negative, and must keep the access
+/// inside a statically sized buffer (OpRulesRanges.c).
+bool coopvecCheckConstantAccess(MlirOperation op, intptr_t bufferOperand,
+                                intptr_t offsetOperand, intptr_t maskOperand,
+                                MlirType vec);
+/// outer_product_accumulate / reduce_sum_accumulate must not add into
+/// elements that the same block reads (matvec weights, loads): what a
+/// thread reads would depend on how far other threads have got.
+bool coopvecCheckAccumulationTarget(MlirOperation op);
+
 /// Rules of the ops that build, unpack and compute on vecs.
 bool coopvecVerifyFromElements(MlirOperation op);
 bool coopvecVerifyUnpack(MlirOperation op);

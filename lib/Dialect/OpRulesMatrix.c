@@ -70,7 +70,7 @@ bool coopvecVerifyOuterProductAccumulate(MlirOperation op) {
   CoopvecLayout layout;
   if (!coopvecMatrixTypeGetLayout(coopvecOperandType(op, 2), &layout) ||
       layout != CoopvecLayoutInference)
-    return true;
+    return coopvecCheckAccumulationTarget(op);
   coopvecEmitOpError(op, "cannot accumulate into a matrix with layout "
                          "'inference'; use 'training', 'row_major' or "
                          "'col_major'");

@@ -41,27 +41,35 @@ static bool checkVecBuffer(MlirOperation op, const char *role, intptr_t operand,
 }
 
 bool coopvecVerifyLoad(MlirOperation op) {
-  return checkVecBuffer(op, "base", 0, coopvecResultType(op, 0));
+  return checkVecBuffer(op, "base", 0, coopvecResultType(op, 0)) &&
+         coopvecCheckConstantAccess(op, 0, 1, -1, coopvecResultType(op, 0));
 }
 
 bool coopvecVerifyMaskedLoad(MlirOperation op) {
   MlirType vec = coopvecResultType(op, 0);
   return checkVecBuffer(op, "base", 0, vec) &&
-         checkMask(op, coopvecOperandType(op, 2), vec);
+         checkMask(op, coopvecOperandType(op, 2), vec) &&
+         coopvecCheckConstantAccess(op, 0, 1, 2, vec);
 }
 
 bool coopvecVerifyStore(MlirOperation op) {
-  return checkVecBuffer(op, "base", 1, coopvecOperandType(op, 0));
+  MlirType vec = coopvecOperandType(op, 0);
+  return checkVecBuffer(op, "base", 1, vec) &&
+         coopvecCheckConstantAccess(op, 1, 2, -1, vec);
 }
 
 bool coopvecVerifyMaskedStore(MlirOperation op) {
   MlirType vec = coopvecOperandType(op, 0);
   return checkVecBuffer(op, "base", 1, vec) &&
-         checkMask(op, coopvecOperandType(op, 3), vec);
+         checkMask(op, coopvecOperandType(op, 3), vec) &&
+         coopvecCheckConstantAccess(op, 1, 2, 3, vec);
 }
 
 bool coopvecVerifyReduceSumAccumulate(MlirOperation op) {
-  return checkVecBuffer(op, "gradient", 1, coopvecOperandType(op, 0));
+  MlirType vec = coopvecOperandType(op, 0);
+  return checkVecBuffer(op, "gradient", 1, vec) &&
+         coopvecCheckConstantAccess(op, 1, 2, -1, vec) &&
+         coopvecCheckAccumulationTarget(op);
 }
 
 //===----------------------------------------------------------------------===//
@@ -120,19 +128,6 @@ static bool checkByteOffset(MlirOperation op, int64_t bytes,
   return true;
 }
 
-/// Byte offsets count from element 0 of the buffer, so consecutive
-/// elements must be adjacent in memory.
-static bool checkUnitStride(MlirOperation op, MlirType buffer) {
-  int64_t stride = 0, offset = 0;
-  if (mlirLogicalResultIsSuccess(
-          mlirMemRefTypeGetStridesAndOffset(buffer, &stride, &offset)) &&
-      stride == 1)
-    return true;
-  coopvecEmitOpError(op, "buffer %s must have unit stride",
-                     coopvecTypeText(buffer).text);
-  return false;
-}
-
 /// A statically sized buffer must hold the whole matrix.
 static bool checkMatrixFits(MlirOperation op, MlirType buffer, int64_t bytes,
                             int64_t elementBytes, MlirType matrix) {
@@ -167,7 +162,7 @@ bool coopvecVerifyMatrixView(MlirOperation op) {
   }
   int64_t elementBytes = info->bitWidth / 8;
   return coopvecCheckBuffer(op, "buffer", buffer, element) &&
-         checkUnitStride(op, buffer) && readByteOffset(op, &bytes) &&
+         readByteOffset(op, &bytes) &&
          checkByteOffset(op, bytes, elementBytes, layout) &&
          checkMatrixFits(op, buffer, bytes, elementBytes, matrix);
 }

@@ -11,6 +11,7 @@
 #include "coopvec-c/Support.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,9 +47,10 @@ static bool parseInt(const char *text, size_t length, int64_t *value) {
   memcpy(digits, text, length);
   digits[length] = '\0';
   char *end = NULL;
+  errno = 0;
   long long parsed = strtoll(digits, &end, 10);
-  if (*end != '\0')
-    return false;
+  if (*end != '\0' || errno == ERANGE)
+    return false; // not a number, or outside int64_t
   *value = parsed;
   return true;
 }

@@ -30,7 +30,14 @@ typedef struct PipelineParser {
   MlirStringCallback errorCallback;
   void *userData;
   bool failed;
+  int depth; // of `anchor(...)` nesting, bounded: the parser recurses
+  /// The op name the current pass manager runs on ("" for any op).
+  MlirStringRef anchor;
 } PipelineParser;
+
+/// Real pipelines nest a few levels (module, gpu.module, func); the bound
+/// keeps hostile input from exhausting the stack, here and in MLIR.
+enum { MAX_PIPELINE_NESTING = 32 };
 
 /// Reports `message` at column `column` (0-based) with a caret line.
 static void reportAt(PipelineParser *parser, size_t column,
@@ -107,12 +114,37 @@ static void addVerifier(PipelineParser *parser, MlirOpPassManager pm) {
     mlirOpPassManagerAddOwnedPass(pm, coopvecCreateVerifyPass());
 }
 
+/// A coopvec pass anchored on an op (convert-coopvec-to-cpu on
+/// builtin.module) must be added to a pass manager on that op, or on any op
+/// (MLIR checks that one when it runs): MLIR aborts the process otherwise.
+static bool checkAnchor(PipelineParser *parser, size_t nameStart,
+                        MlirStringRef name) {
+  const CoopvecPassDef *def = coopvecLookupPassDef(name);
+  size_t length = strlen(def->anchor);
+  if (!length || mlirStringRefEqual(parser->anchor,
+                                    mlirStringRefCreateFromCString("any")) ||
+      mlirStringRefEqual(parser->anchor,
+                         mlirStringRefCreateFromCString(def->anchor)))
+    return true;
+  CoopvecBuffer message = {0};
+  coopvecBufferAppendf(&message,
+                       "pass '%.*s' runs on '%s' and cannot be nested in a "
+                       "pass manager on '%.*s'",
+                       (int)name.length, name.data, def->anchor,
+                       (int)parser->anchor.length, parser->anchor.data);
+  reportAt(parser, nameStart, coopvecBufferStr(&message));
+  coopvecBufferFree(&message);
+  return false;
+}
+
 /// Adds one pass element (no parentheses) to `pm`.
 static void addPass(PipelineParser *parser, MlirOpPassManager pm,
                     size_t nameStart, MlirStringRef name, MlirStringRef options,
                     bool hasOptions) {
   CoopvecBuffer error = {0};
   if (coopvecIsPassName(name)) {
+    if (!checkAnchor(parser, nameStart, name))
+      return;
     MlirPass pass =
         coopvecCreatePass(name, options, coopvecBufferCallback, &error);
     if (!pass.ptr) {
@@ -163,9 +195,13 @@ static void addRegisteredPipeline(PipelineParser *parser, MlirOpPassManager pm,
                                   MlirStringRef options) {
   CoopvecBuffer text = {0}, error = {0};
   def->expand(options, coopvecBufferCallback, &text);
-  PipelineParser expanded = {
-      coopvecBufferStr(&text), text.size, 0,    parser->verifyEach,
-      coopvecBufferCallback,   &error,    false};
+  PipelineParser expanded = *parser;
+  expanded.text = coopvecBufferStr(&text);
+  expanded.length = text.size;
+  expanded.pos = 0;
+  expanded.errorCallback = coopvecBufferCallback;
+  expanded.userData = &error;
+  expanded.failed = false;
   parsePipeline(&expanded, pm, '\0');
   if (expanded.failed) {
     // Keep the message of "pass pipeline:1:N: error: <message>\n...".
@@ -208,9 +244,18 @@ static void parseElement(PipelineParser *parser, MlirOpPassManager pm) {
     reportAt(parser, nameStart, "an operation anchor takes no options");
     return;
   }
+  if (parser->depth == MAX_PIPELINE_NESTING) {
+    reportAt(parser, nameStart, "pass pipeline nested too deeply");
+    return;
+  }
   ++parser->pos; // '('
   MlirOpPassManager nested = mlirOpPassManagerGetNestedUnder(pm, name);
+  MlirStringRef outer = parser->anchor;
+  parser->anchor = name;
+  ++parser->depth;
   parsePipeline(parser, nested, ')');
+  --parser->depth;
+  parser->anchor = outer;
   if (parser->failed)
     return;
   if (!atChar(parser, ')')) {
@@ -300,7 +345,11 @@ MlirLogicalResult coopvecParsePassPipeline(MlirOpPassManager passManager,
                                            MlirStringCallback errorCallback,
                                            void *userData) {
   PipelineParser parser = {pipeline.data, pipeline.length, 0,    verifyEach,
-                           errorCallback, userData,        false};
+                           errorCallback, userData,        false, 0,
+                           {NULL, 0}};
+  CoopvecBuffer anchor = {0};
+  getAnchor(passManager, &anchor);
+  parser.anchor = mlirStringRefCreate(coopvecBufferStr(&anchor), anchor.size);
   size_t innerEnd = 0;
   size_t body = anchoredBody(&parser, passManager, &innerEnd);
   if (body) {
@@ -313,6 +362,7 @@ MlirLogicalResult coopvecParsePassPipeline(MlirOpPassManager passManager,
     if (parser.pos < parser.length)
       parsePipeline(&parser, passManager, '\0');
   }
+  coopvecBufferFree(&anchor);
   return parser.failed ? mlirLogicalResultFailure()
                        : mlirLogicalResultSuccess();
 }

@@ -11,6 +11,8 @@
 
 #include "coopvec-c/Support.h"
 
+#include "Target/CPUTarget.h"
+
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -40,8 +42,11 @@ static void reportError(MlirStringCallback callback, void *userData,
 static LLVMTargetMachineRef
 createTargetMachine(const CoopvecTargetOptions *options,
                     MlirStringCallback errorCallback, void *errorUserData) {
-  LLVMInitializeNativeTarget();
-  LLVMInitializeNativeAsmPrinter();
+  // Every target LLVM was built with, for cross-compilation.
+  LLVMInitializeAllTargetInfos();
+  LLVMInitializeAllTargets();
+  LLVMInitializeAllTargetMCs();
+  LLVMInitializeAllAsmPrinters();
   char *hostTriple = LLVMGetDefaultTargetTriple();
   char *hostCPU = LLVMGetHostCPUName();
   char *hostFeatures = LLVMGetHostCPUFeatures();
@@ -56,6 +61,15 @@ createTargetMachine(const CoopvecTargetOptions *options,
   if (LLVMGetTargetFromTriple(triple, &target, &error)) {
     reportError(errorCallback, errorUserData, "unknown target triple", error);
     LLVMDisposeMessage(error);
+  } else if (!coopvecCPUNameIsKnown(triple, cpu)) {
+    // LLVM would only warn and generate code for a generic CPU.
+    CoopvecBuffer message = {0};
+    coopvecBufferAppendf(&message, "'%s' for '%s' (see `llc -mtriple=%s "
+                                   "-mcpu=help`)",
+                         cpu, triple, triple);
+    reportError(errorCallback, errorUserData, "unknown target CPU",
+                coopvecBufferStr(&message));
+    coopvecBufferFree(&message);
   } else {
     LLVMCodeGenOptLevel level =
         options->optLevel >= 3   ? LLVMCodeGenLevelAggressive

@@ -11,14 +11,23 @@
 // Reading
 //===----------------------------------------------------------------------===//
 
-static bool readStream(FILE *file, CoopvecBuffer *contents) {
+/// MLIR text larger than this is not a program but a mistake (such as
+/// /dev/zero); refuse it instead of reading until memory runs out.
+enum { MAX_INPUT_BYTES = 256 << 20 };
+
+typedef enum ReadStatus { ReadOk, ReadError, ReadTooLarge } ReadStatus;
+
+static ReadStatus readStream(FILE *file, CoopvecBuffer *contents) {
   char chunk[65536];
   size_t got;
-  while ((got = fread(chunk, 1, sizeof(chunk), file)) > 0)
+  while ((got = fread(chunk, 1, sizeof(chunk), file)) > 0) {
+    if (contents->size + got > MAX_INPUT_BYTES)
+      return ReadTooLarge;
     coopvecBufferAppend(contents, chunk, got);
+  }
   // Appending nothing still allocates, so an empty input is "" and not NULL.
   coopvecBufferAppend(contents, "", 0);
-  return !ferror(file);
+  return ferror(file) ? ReadError : ReadOk;
 }
 
 bool readSource(const char *path, SourceFile *source) {
@@ -31,13 +40,18 @@ bool readSource(const char *path, SourceFile *source) {
     return false;
   }
   CoopvecBuffer contents = {0};
-  bool ok = readStream(file, &contents);
+  ReadStatus status = readStream(file, &contents);
   int readErrno = errno;
   if (!isStdin)
     fclose(file);
-  if (!ok) {
+  if (status == ReadTooLarge)
+    fprintf(stderr,
+            "coopvec-opt: error: input file '%s' is larger than %d MiB\n",
+            path, MAX_INPUT_BYTES >> 20);
+  else if (status == ReadError)
     fprintf(stderr, "coopvec-opt: error: cannot read input file '%s': %s\n",
             path, strerror(readErrno));
+  if (status != ReadOk) {
     coopvecBufferFree(&contents);
     return false;
   }
