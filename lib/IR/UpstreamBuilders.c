@@ -312,6 +312,14 @@ MlirValue coopvecLoopIterArg(const CoopvecLoop *loop, intptr_t i) {
   return mlirBlockGetArgument(loop->block, 1 + i);
 }
 
+void coopvecSetNoUnroll(CoopvecLoop *loop) {
+  MlirContext ctx = mlirOperationGetContext(loop->op);
+  mlirOperationSetDiscardableAttributeByName(
+      loop->op, mlirStringRefCreateFromCString("llvm.loop_annotation"),
+      parseFixedAttr(ctx, "#llvm.loop_annotation<unroll = "
+                          "#llvm.loop_unroll<disable = true>>"));
+}
+
 void coopvecFinishFor(CoopvecLoop *loop, intptr_t numValues,
                       const MlirValue *values) {
   coopvecBuild0(&loop->body, "scf.yield", numValues, values, 0, NULL);

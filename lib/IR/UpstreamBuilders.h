@@ -113,6 +113,9 @@ CoopvecLoop coopvecBuildFor(CoopvecBuilder *b, MlirValue lower,
                             MlirValue upper, MlirValue step, intptr_t numInits,
                             const MlirValue *inits);
 MlirValue coopvecLoopIterArg(const CoopvecLoop *loop, intptr_t i);
+/// Asks LLVM not to unroll the loop (an `llvm.loop_annotation`, which
+/// convert-scf-to-cf moves to the back edge).
+void coopvecSetNoUnroll(CoopvecLoop *loop);
 /// Ends the body with `scf.yield values`; the loop results are the op's.
 void coopvecFinishFor(CoopvecLoop *loop, intptr_t numValues,
                       const MlirValue *values);

@@ -17,11 +17,13 @@
 extern const CoopvecPassDef coopvecVerifyPassDef;
 extern const CoopvecPassDef coopvecCanonicalizePassDef;
 extern const CoopvecPassDef coopvecConvertToCPUPassDef;
+extern const CoopvecPassDef coopvecLLVMLoopAnnotationsPassDef;
 
 static const CoopvecPassDef *const passDefs[] = {
     &coopvecVerifyPassDef,
     &coopvecCanonicalizePassDef,
     &coopvecConvertToCPUPassDef,
+    &coopvecLLVMLoopAnnotationsPassDef,
 };
 
 extern const CoopvecPipelineDef coopvecLowerToCPUPipelineDef;

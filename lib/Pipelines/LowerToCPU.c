@@ -31,7 +31,8 @@ static void expandLowerToCPU(MlirStringRef options, MlirStringCallback append,
                        "convert-vector-to-llvm,convert-math-to-llvm,"
                        "convert-arith-to-llvm,finalize-memref-to-llvm,"
                        "convert-index-to-llvm,convert-func-to-llvm,"
-                       "convert-cf-to-llvm,reconcile-unrealized-casts",
+                       "convert-cf-to-llvm,coopvec-llvm-loop-annotations,"
+                       "reconcile-unrealized-casts",
                        (int)options.length, options.data);
   append(mlirStringRefCreate(text.data, text.size), userData);
   coopvecBufferFree(&text);
