@@ -152,20 +152,18 @@ static MlirOperation createBatchedFunction(MlirOperation module,
   coopvecBufferAppendf(&batchedName, "%.*s_batched", (int)name.length,
                        name.data);
   MlirNamedAttribute attributes[5] = {
-      coopvecNamedAttr(ctx, "sym_name",
-                       mlirStringAttrGet(ctx, mlirStringRefCreate(
-                                                  batchedName.data,
-                                                  batchedName.size))),
+      coopvecNamedAttr(
+          ctx, "sym_name",
+          mlirStringAttrGet(
+              ctx, mlirStringRefCreate(batchedName.data, batchedName.size))),
       coopvecNamedAttr(ctx, "function_type", mlirTypeAttrGet(type)),
       coopvecNamedAttr(ctx, "llvm.emit_c_interface", mlirUnitAttrGet(ctx)),
-      coopvecNamedAttr(
-          ctx, "target_cpu",
-          mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(
-                                     resolved->target.cpu))),
-      coopvecNamedAttr(
-          ctx, "target_features",
-          targetFeaturesAttr(ctx,
-                             coopvecBufferStr(&resolved->target.features))),
+      coopvecNamedAttr(ctx, "target_cpu",
+                       mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(
+                                                  resolved->target.cpu))),
+      coopvecNamedAttr(ctx, "target_features",
+                       targetFeaturesAttr(
+                           ctx, coopvecBufferStr(&resolved->target.features))),
   };
   MlirOperationState state =
       mlirOperationStateGet(mlirStringRefCreateFromCString("func.func"), loc);
@@ -186,15 +184,14 @@ static void createLaneLoop(CPULowering *l, MlirOperation batched,
                            MlirLocation loc) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(batched, 0));
   l->entryBlock = entry;
-  MlirOperation ret = coopvecBuild0(&(CoopvecBuilder){l->p.ctx, loc, entry,
-                                                      {NULL}, {NULL}},
-                                    "func.return", 0, NULL, 0, NULL);
+  MlirOperation ret =
+      coopvecBuild0(&(CoopvecBuilder){l->p.ctx, loc, entry, {NULL}, {NULL}},
+                    "func.return", 0, NULL, 0, NULL);
   l->p.entry = coopvecBuilderBefore(ret, loc);
   MlirValue zero = coopvecPerThreadIndex(&l->p, 0);
   MlirValue lanes = coopvecPerThreadIndex(&l->p, l->lanes);
-  CoopvecLoop loop = coopvecBuildFor(&l->p.entry, zero,
-                                     mlirBlockGetArgument(entry, 0), lanes, 0,
-                                     NULL);
+  CoopvecLoop loop = coopvecBuildFor(
+      &l->p.entry, zero, mlirBlockGetArgument(entry, 0), lanes, 0, NULL);
   MlirOperation yield =
       coopvecBuild0(&loop.body, "scf.yield", 0, NULL, 0, NULL);
   l->p.entry = coopvecBuilderBefore(loop.op, loc);
@@ -291,8 +288,7 @@ static bool resolveOptions(MlirOperation module, const ConvertOptions *options,
     coopvecBufferAppendf(&message,
                          "%s: row-block=%lld is out of range; use 1 to %d, "
                          "or 0 for the target's default",
-                         passName, (long long)options->rowBlock,
-                         MAX_ROW_BLOCK);
+                         passName, (long long)options->rowBlock, MAX_ROW_BLOCK);
   else if (!coopvecCPUTargetResolve(options->triple, options->cpu,
                                     options->features, &resolved->target,
                                     &message))
@@ -312,9 +308,13 @@ static void runConvert(MlirOperation module, MlirExternalPass pass,
   memset(&resolved, 0, sizeof(resolved));
   CoopvecFunctionList perThread = coopvecCollectPerThreadFunctions(module);
   bool ok = resolveOptions(module, options, &resolved);
+  // Every function is checked (and every error reported) before any
+  // changes.
+  bool checked = ok;
   for (intptr_t i = 0; ok && i < perThread.count; ++i)
-    ok &= coopvecCheckPerThreadFunction(perThread.ops[i], module, &perThread,
-                                        passName, "_batched", checkCPUOp);
+    checked &= coopvecCheckPerThreadFunction(
+        perThread.ops[i], module, &perThread, passName, "_batched", checkCPUOp);
+  ok = checked;
   for (intptr_t i = 0; ok && i < perThread.count; ++i)
     ok = lowerFunction(module, perThread.ops[i], &resolved);
   free(perThread.ops);
@@ -343,15 +343,13 @@ static const CoopvecThreadMapping cpuMapping = {
 };
 
 static const CoopvecPassOption convertOptions[] = {
-    {"target-triple", CoopvecOptionString,
-     offsetof(ConvertOptions, triple), "",
+    {"target-triple", CoopvecOptionString, offsetof(ConvertOptions, triple), "",
      "the target triple; empty for the host's default"},
     {"target-cpu", CoopvecOptionString, offsetof(ConvertOptions, cpu), "host",
      "the CPU the code is for, as LLVM names it (haswell, skylake-avx512, "
      "x86-64, neoverse-v1, ...); host: the compiling machine"},
-    {"target-features", CoopvecOptionString,
-     offsetof(ConvertOptions, features), "",
-     "extra LLVM features, a comma list of +name / -name (e.g. -avx512f)"},
+    {"target-features", CoopvecOptionString, offsetof(ConvertOptions, features),
+     "", "extra LLVM features, a comma list of +name / -name (e.g. -avx512f)"},
     {"lanes", CoopvecOptionInt, offsetof(ConvertOptions, lanes), "0",
      "threads per SIMD group; 0 picks two of the target's vector registers' "
      "worth of f32 (32 with AVX-512F, 16 with AVX, 8 with SSE or NEON)"},

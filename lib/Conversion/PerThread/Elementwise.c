@@ -85,12 +85,8 @@ static MlirValue operandAt(CoopvecPerThread *p, MlirOperation op, intptr_t o,
 /// operand) is false, so NaN gives 1.
 static MlirValue emitStep(CoopvecBuilder *b, MlirValue x, MlirValue edge) {
   MlirType type = mlirValueGetType(x);
-  MlirValue zero = mlirTypeIsAVector(type)
-                       ? coopvecBuildFloatSplatConstant(b, type, 0.0)
-                       : coopvecBuildFloatConstant(b, type, 0.0);
-  MlirValue one = mlirTypeIsAVector(type)
-                      ? coopvecBuildFloatSplatConstant(b, type, 1.0)
-                      : coopvecBuildFloatConstant(b, type, 1.0);
+  MlirValue zero = coopvecBuildFloatConstantLike(b, type, 0.0);
+  MlirValue one = coopvecBuildFloatConstantLike(b, type, 1.0);
   MlirValue less = coopvecBuildCmpF(b, COOPVEC_CMPF_OLT, x, edge);
   return coopvecBuildSelect(b, less, zero, one);
 }

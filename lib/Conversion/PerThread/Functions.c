@@ -187,12 +187,24 @@ static bool checkUniformOp(MlirOperation op,
                        (long)i);
     return false;
   }
-  if (isMovableUniformOp(op))
-    return true;
-  coopvecEmitOpError(op, "cannot be lowered inside a per-thread function: "
-                         "only coopvec, arith, math, index, vector, ub, "
-                         "affine index and non-atomic memref ops can");
-  return false;
+  if (!isMovableUniformOp(op)) {
+    coopvecEmitOpError(op, "cannot be lowered inside a per-thread function: "
+                           "only coopvec, arith, math, index, vector, ub, "
+                           "affine index and non-atomic memref ops can");
+    return false;
+  }
+  // E.g. `ub.poison : !coopvec.vec<...>`: the lowering knows only the
+  // coopvec ops' results (and matrices only from coopvec.matrix_view).
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
+    if (!isCoopvecType(mlirValueGetType(mlirOperationGetResult(op, i))))
+      continue;
+    coopvecEmitOpError(op,
+                       "defines a coopvec value (result #%ld); only coopvec "
+                       "ops can define them",
+                       (long)i);
+    return false;
+  }
+  return true;
 }
 
 /// The name `<func><suffix>` must be free for the lowered function.
@@ -200,8 +212,7 @@ static bool checkLoweredName(MlirOperation func, MlirOperation module,
                              const char *suffix) {
   MlirStringRef name = coopvecSymbolNameOf(func);
   CoopvecBuffer lowered = {0};
-  coopvecBufferAppendf(&lowered, "%.*s%s", (int)name.length, name.data,
-                       suffix);
+  coopvecBufferAppendf(&lowered, "%.*s%s", (int)name.length, name.data, suffix);
   bool clash = moduleDefinesSymbol(
       module, mlirStringRefCreate(lowered.data, lowered.size));
   if (clash)
@@ -211,14 +222,77 @@ static bool checkLoweredName(MlirOperation func, MlirOperation module,
   return !clash;
 }
 
+/// A search for references to a per-thread function outside the per-thread
+/// functions (whose own ops are checked by checkUniformOp).
+typedef struct SymbolUseSearch {
+  MlirStringRef name;
+  const CoopvecFunctionList *perThread;
+  const char *passName, *suffix;
+  bool ok;
+} SymbolUseSearch;
+
+static bool isInList(const CoopvecFunctionList *list, MlirOperation op) {
+  for (intptr_t i = 0; i < list->count; ++i)
+    if (mlirOperationEqual(list->ops[i], op))
+      return true;
+  return false;
+}
+
+/// Whether `attr` (a symbol reference, possibly in an array) names the
+/// module-level symbol `name`.
+static bool refersTo(MlirAttribute attr, MlirStringRef name) {
+  if (mlirAttributeIsASymbolRef(attr))
+    return sameName(mlirSymbolRefAttrGetRootReference(attr), name);
+  if (mlirAttributeIsAArray(attr))
+    for (intptr_t i = 0; i < mlirArrayAttrGetNumElements(attr); ++i)
+      if (refersTo(mlirArrayAttrGetElement(attr, i), name))
+        return true;
+  return false;
+}
+
+static MlirWalkResult findSymbolUse(MlirOperation op, void *userData) {
+  SymbolUseSearch *search = userData;
+  if (isInList(search->perThread, op))
+    return MlirWalkResultSkip;
+  for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); ++i) {
+    if (!refersTo(mlirOperationGetAttribute(op, i).attribute, search->name))
+      continue;
+    coopvecEmitOpError(op,
+                       "refers to per-thread function @%.*s, which %s "
+                       "replaces by @%.*s%s with a batched signature",
+                       (int)search->name.length, search->name.data,
+                       search->passName, (int)search->name.length,
+                       search->name.data, search->suffix);
+    search->ok = false;
+    break;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/// `func` is erased by the lowering: nothing else may refer to it.
+static bool checkSymbolUses(MlirOperation func, MlirOperation module,
+                            const CoopvecFunctionList *perThread,
+                            const char *passName, const char *suffix) {
+  SymbolUseSearch search = {coopvecSymbolNameOf(func), perThread, passName,
+                            suffix, true};
+  mlirOperationWalk(module, findSymbolUse, &search, MlirWalkPreOrder);
+  return search.ok;
+}
+
 bool coopvecCheckPerThreadFunction(MlirOperation func, MlirOperation module,
                                    const CoopvecFunctionList *perThread,
                                    const char *passName, const char *suffix,
                                    CoopvecTargetOpCheck targetCheck) {
   MlirStringRef name = coopvecSymbolNameOf(func);
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  if (mlirBlockIsNull(entry) ||
-      !mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
+  if (mlirBlockIsNull(entry)) {
+    coopvecEmitOpError(func,
+                       "@%.*s: a per-thread function must be defined in the "
+                       "module; %s cannot lower a declaration",
+                       (int)name.length, name.data, passName);
+    return false;
+  }
+  if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
     coopvecEmitOpError(func,
                        "@%.*s: a per-thread function must have a body of "
                        "exactly one block",
@@ -227,7 +301,7 @@ bool coopvecCheckPerThreadFunction(MlirOperation func, MlirOperation module,
   }
   if (!checkLoweredName(func, module, suffix) || !checkSignature(func))
     return false;
-  bool ok = true;
+  bool ok = checkSymbolUses(func, module, perThread, passName, suffix);
   for (MlirOperation op = mlirBlockGetFirstOperation(entry);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     if (coopvecLookupOp(op))

@@ -207,7 +207,9 @@ MlirValue coopvecOperandElement(CoopvecPerThread *p, MlirValue value,
   if (!mlirValueIsNull(elements->tile))
     return p->mapping->loadRow(p, &p->body, elements->tile,
                                coopvecPerThreadIndex(p, i));
-  return elements->values[elements->uniform ? 0 : i];
+  // A per-thread scalar (an unpacked element) has one value, broadcast to
+  // every element of the vec it is an operand of.
+  return elements->values[elements->uniform || elements->count == 1 ? 0 : i];
 }
 
 void coopvecPrepareForLoop(CoopvecPerThread *p, MlirValue value) {
@@ -235,9 +237,13 @@ const CoopvecMatrixView *coopvecLookupView(const CoopvecPerThread *p,
 }
 
 CoopvecLoop coopvecElementLoop(CoopvecPerThread *p, intptr_t count) {
-  return coopvecBuildFor(&p->body, coopvecPerThreadIndex(p, 0),
-                         coopvecPerThreadIndex(p, count),
-                         coopvecPerThreadIndex(p, 1), 0, NULL);
+  CoopvecLoop loop = coopvecBuildFor(&p->body, coopvecPerThreadIndex(p, 0),
+                                     coopvecPerThreadIndex(p, count),
+                                     coopvecPerThreadIndex(p, 1), 0, NULL);
+  // Element loops exist to keep code size linear in the program: LLVM
+  // unrolling them (it would, their trip counts are constants) undoes that.
+  coopvecSetNoUnroll(&loop);
+  return loop;
 }
 
 //===----------------------------------------------------------------------===//

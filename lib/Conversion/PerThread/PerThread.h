@@ -228,11 +228,13 @@ CoopvecFunctionList coopvecCollectPerThreadFunctions(MlirOperation module);
 /// none. Returns false after emitting an error.
 typedef bool (*CoopvecTargetOpCheck)(MlirOperation op);
 
-/// Checks, before anything changes, that `func` can be lowered: one block;
-/// a signature the batched form can express; the name `<func><suffix>`
-/// free in `module`; no calls between per-thread functions; non-coopvec ops
-/// that are uniform (they use no per-thread value) and free of
-/// read-modify-write effects and regions. Emits errors naming `passName`.
+/// Checks, before anything changes, that `func` can be lowered: a
+/// definition of one block; a signature the batched form can express; the
+/// name `<func><suffix>` free in `module`; no references to `func` outside
+/// the per-thread functions (it is erased); no calls between per-thread
+/// functions; non-coopvec ops that are uniform (they use no per-thread
+/// value and define no coopvec value) and free of read-modify-write effects
+/// and regions. Emits errors naming `passName`.
 bool coopvecCheckPerThreadFunction(MlirOperation func, MlirOperation module,
                                    const CoopvecFunctionList *perThread,
                                    const char *passName, const char *suffix,

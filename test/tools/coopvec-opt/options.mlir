@@ -15,7 +15,7 @@
 // HELP: COOPVEC PASSES
 // HELP-DAG: --coopvec-verify
 // HELP-DAG: --coopvec-canonicalize
-// HELP-DAG: --convert-coopvec-to-vector
+// HELP-DAG: --convert-coopvec-to-cpu
 // HELP-DAG: --coopvec-lower-to-cpu
 // HELP: UPSTREAM PASSES
 // HELP: EXIT STATUS
@@ -24,7 +24,7 @@
 // LIST: coopvec passes:
 // LIST-DAG: {{^}}  coopvec-verify
 // LIST-DAG: {{^}}  coopvec-canonicalize
-// LIST-DAG: {{^}}  convert-coopvec-to-vector
+// LIST-DAG: {{^}}  convert-coopvec-to-cpu
 // LIST-DAG: {{^}}  coopvec-lower-to-cpu
 
 // RUN: coopvec-opt --version | FileCheck %s --check-prefix=VERSION

@@ -1,0 +1,1087 @@
+// Most checks use a small fixed layout (4 lanes, blocks of 2 matvec rows) for
+// a fixed target, so that the output does not depend on the machine running
+// the test. The pass flag spelling gives the same output.
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=4 row-block=2})' %s | FileCheck %s
+// RUN: coopvec-opt --split-input-file --convert-coopvec-to-cpu="target-cpu=x86-64 lanes=4 row-block=2" %s | FileCheck %s
+
+// `lanes` and `row-block` override the target's defaults.
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=8 row-block=3})' %s | FileCheck %s --check-prefix=OPTS
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=skylake-avx512 lanes=1 row-block=64})' %s | FileCheck %s --check-prefix=OPTS-MIN
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=256 row-block=1})' %s | FileCheck %s --check-prefix=OPTS-MAX
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=3 row-block=0})' %s | FileCheck %s --check-prefix=OPTS-ODD
+
+// The defaults come from the target CPU (two of its SIMD registers of f32
+// per lane vector, half its registers' worth of accumulators), not from the
+// machine that compiles; @f_batched records the target.
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64})' %s | FileCheck %s --check-prefix=X86
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=haswell})' %s | FileCheck %s --check-prefix=HSW
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=skylake-avx512})' %s | FileCheck %s --check-prefix=SKX
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=skylake-avx512 target-features=-avx512f})' %s | FileCheck %s --check-prefix=NO512
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 target-features=+avx2,+fma})' %s | FileCheck %s --check-prefix=AVX2
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-triple=aarch64-linux-gnu target-cpu=neoverse-v1})' %s | FileCheck %s --check-prefix=ARM
+
+// The whole file through coopvec-lower-to-cpu to machine code: the lane
+// vectors are xmm (SSE), ymm (AVX2) and zmm (AVX-512) registers.
+// RUN: coopvec-opt --coopvec-lower-to-cpu="target-cpu=x86-64" --emit=asm --target-cpu=x86-64 %s | FileCheck %s --check-prefix=ASM-X86 --implicit-check-not=%ymm --implicit-check-not=%zmm
+// RUN: coopvec-opt --coopvec-lower-to-cpu="target-cpu=haswell" --emit=asm --target-cpu=haswell %s | FileCheck %s --check-prefix=ASM-HSW --implicit-check-not=%zmm
+// RUN: coopvec-opt --coopvec-lower-to-cpu="target-cpu=skylake-avx512" --emit=asm --target-cpu=skylake-avx512 %s | FileCheck %s --check-prefix=ASM-SKX
+
+//===----------------------------------------------------------------------===//
+// Functions and the batched signature
+//===----------------------------------------------------------------------===//
+
+// A function without coopvec values is left alone.
+// CHECK-LABEL: func.func @scalar_only(
+// CHECK-SAME:      %[[A:.*]]: f32) -> f32 {
+// CHECK-NEXT:    %[[R:.*]] = arith.addf %[[A]], %[[A]] : f32
+// CHECK-NEXT:    return %[[R]] : f32
+// CHECK-NEXT:  {{^ *}}}
+func.func @scalar_only(%a: f32) -> f32 {
+  %r = arith.addf %a, %a : f32
+  return %r : f32
+}
+
+// -----
+
+// The batched signature: n, the vec arguments as n x N row-major buffers,
+// uniform arguments unchanged, then one output buffer per result. The lane
+// loop steps by L = 4 and masks the threads past n (the partial last
+// group). Each vec argument is gathered in an element loop (thread l of the
+// group reads element i at (t + l) * N + i) into a tile, from which a vec of
+// at most 16 elements is loaded into SSA lane vectors; each result is
+// stored to a tile (the arguments' tiles, dead by then, are reused) and
+// scattered by an element loop. @signature itself is erased.
+// CHECK-LABEL: func.func @signature_batched(
+// CHECK-SAME:      %[[N:[^:]*]]: index, %[[X:[^:]*]]: memref<?xf32>, %[[Y:[^:]*]]: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %[[S:[^:]*]]: f32, %[[OUT0:[^:]*]]: memref<?xf32>, %[[OUT1:[^:]*]]: memref<?xf32>)
+// CHECK-SAME:      attributes {llvm.emit_c_interface, target_cpu = "x86-64", target_features = #llvm.target_features<[]>} {
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[XT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x4xf32>
+// CHECK-DAG:     %[[YT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x4xf32>
+// CHECK-DAG:     %[[STRIDES:.*]] = arith.constant dense<[0, 2, 4, 6]> : vector<4xi32>
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK:         scf.for %[[T:.*]] = %[[C0]] to %[[N]] step %[[C4]] {
+// CHECK-NEXT:      %[[REM:.*]] = arith.subi %[[N]], %[[T]] : index
+// CHECK-NEXT:      %[[VALID:.*]] = arith.minsi %[[REM]], %[[C4]] : index
+// CHECK-NEXT:      %[[MASK:.*]] = vector.create_mask %[[VALID]] : vector<4xi1>
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:        %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
+// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK-NEXT:        %[[G:.*]] = vector.gather %[[X]][%[[AT]]] [%[[STRIDES]]], %[[MASK]], %[[ZERO]] : memref<?xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CHECK-NEXT:        vector.store %[[G]], %[[XT]][%[[I]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      %[[X0:.*]] = vector.load %[[XT]][%[[C0]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:      %[[X1:.*]] = vector.load %[[XT]][%[[C1]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:        %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
+// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK-NEXT:        %[[G:.*]] = vector.gather %[[Y]][%[[AT]]] [%{{.*}}], %[[MASK]], %{{.*}} : memref<?xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CHECK-NEXT:        vector.store %[[G]], %[[YT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      %[[Y0:.*]] = vector.load %[[YT]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:      %[[Y1:.*]] = vector.load %[[YT]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:      %[[A0:.*]] = arith.addf %[[X0]], %[[Y0]] : vector<4xf32>
+// CHECK-NEXT:      %[[A1:.*]] = arith.addf %[[X1]], %[[Y1]] : vector<4xf32>
+// CHECK-NEXT:      %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK-NEXT:      %[[B0:.*]] = arith.subf %[[X0]], %[[SV]] : vector<4xf32>
+// CHECK-NEXT:      %[[B1:.*]] = arith.subf %[[X1]], %[[SV]] : vector<4xf32>
+// CHECK-NEXT:      vector.store %[[A0]], %[[XT]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:      vector.store %[[A1]], %[[XT]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:        %[[R:.*]] = vector.load %[[XT]][%[[I]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
+// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK-NEXT:        vector.scatter %[[OUT0]][%[[AT]]] [%{{.*}}], %[[MASK]], %[[R]] : memref<?xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32>
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      vector.store %[[B0]], %[[YT]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:      vector.store %[[B1]], %[[YT]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:        %[[R:.*]] = vector.load %[[YT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
+// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK-NEXT:        vector.scatter %[[OUT1]][%[[AT]]] [%{{.*}}], %[[MASK]], %[[R]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    return
+// CHECK-NEXT:  {{^ *}}}
+// CHECK-NOT:   func.func @signature(
+// CHECK-NOT:   coopvec
+
+// The layout options set the group size, the mask and the lane vectors.
+// OPTS-LABEL: func.func @signature_batched(
+// OPTS-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// OPTS-DAG:     memref.alloca() {alignment = 64 : i64} : memref<2x8xf32>
+// OPTS-DAG:     %[[STRIDES:.*]] = arith.constant dense<[0, 2, 4, 6, 8, 10, 12, 14]> : vector<8xi32>
+// OPTS:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C8]] {
+// OPTS:           arith.minsi %{{.*}}, %[[C8]] : index
+// OPTS:           vector.create_mask %{{.*}} : vector<8xi1>
+// OPTS:           vector.gather %{{.*}}[%{{.*}}] [%[[STRIDES]]], %{{.*}}, %{{.*}} : memref<?xf32>, vector<8xi32>, vector<8xi1>, vector<8xf32> into vector<8xf32>
+// OPTS:           arith.addf %{{.*}}, %{{.*}} : vector<8xf32>
+
+// One lane: the group is one thread.
+// OPTS-MIN-LABEL: func.func @signature_batched(
+// OPTS-MIN-SAME:      target_cpu = "skylake-avx512"
+// OPTS-MIN:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C1:.*]] {
+// OPTS-MIN:           vector.create_mask %{{.*}} : vector<1xi1>
+// OPTS-MIN:           arith.addf %{{.*}}, %{{.*}} : vector<1xf32>
+func.func @signature(%x: !coopvec.vec<2, f32>, %y: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!coopvec.vec<2, f32>, !coopvec.vec<2, f32>) {
+  %a = "coopvec.add"(%x, %y) : (!coopvec.vec<2, f32>, !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+  %b = "coopvec.sub"(%x, %s) : (!coopvec.vec<2, f32>, f32) -> !coopvec.vec<2, f32>
+  return %a, %b : !coopvec.vec<2, f32>, !coopvec.vec<2, f32>
+}
+
+// -----
+
+// A function with coopvec ops but no vec arguments or results is per-thread
+// too: its batched form only takes n.
+// CHECK-LABEL: func.func @no_vec_arguments_batched(
+// CHECK-SAME:      %[[N:[^:]*]]: index, %[[W:[^:]*]]: memref<?xf32>, %[[OFF:[^:]*]]: index)
+// CHECK-SAME:      attributes {llvm.emit_c_interface,
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[N]] step
+// CHECK:           vector.load %[[W]][%[[OFF]]] : memref<?xf32>, vector<2xf32>
+// CHECK:           vector.store %{{.*}}, %[[W]][%[[OFF]]] : memref<?xf32>, vector<2xf32>
+// CHECK-NOT:       vector.gather
+// CHECK-NOT:       vector.scatter
+// CHECK:         return
+func.func @no_vec_arguments(%w: memref<?xf32>, %off: index) {
+  %a = "coopvec.load"(%w, %off) : (memref<?xf32>, index) -> !coopvec.vec<2, f32>
+  "coopvec.store"(%a, %w, %off) : (!coopvec.vec<2, f32>, memref<?xf32>, index) -> ()
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise ops
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// SSA form: each op is the arith / math op on each lane vector; a scalar
+// operand is broadcast once, at its first use. min / max are minnum /
+// maxnum; step(x, e) = x < e ? 0 : 1. (The transcendental ops are the
+// per-thread layer's Math.c code on the lane vector.)
+// CHECK-LABEL: func.func @elementwise_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[S:[^:]*]]: f32, %[[OUT:[^:]*]]: memref<?xf32>)
+// CHECK:         %[[X:.*]] = vector.load
+// CHECK:         %[[Y:.*]] = vector.load
+// CHECK-NEXT:    %[[MUL:.*]] = arith.mulf %[[X]], %[[Y]] : vector<4xf32>
+// CHECK-NEXT:    %[[MIN:.*]] = arith.minnumf %[[MUL]], %[[Y]] : vector<4xf32>
+// CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK-NEXT:    %[[MAX:.*]] = arith.maxnumf %[[MIN]], %[[SV]] : vector<4xf32>
+// CHECK-NEXT:    %[[NEG:.*]] = arith.negf %[[MAX]] : vector<4xf32>
+// CHECK-NEXT:    %[[FMA:.*]] = math.fma %[[NEG]], %[[SV]], %[[Y]] : vector<4xf32>
+// CHECK-NEXT:    %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<4xf32>
+// CHECK-NEXT:    %[[LT:.*]] = arith.cmpf olt, %[[FMA]], %[[SV]] : vector<4xf32>
+// CHECK-NEXT:    %[[STEP:.*]] = arith.select %[[LT]], %[[ZERO]], %[[ONE]] : vector<4xi1>, vector<4xf32>
+// exp2, log2 and tanh of the step are the code of PerThread/Math.c (not
+// checked here); their result feeds the add.
+// CHECK:         %[[ADD:.*]] = arith.addf %{{.*}}, %[[X]] : vector<4xf32>
+// CHECK-NEXT:    %[[SUB:.*]] = arith.subf %[[ADD]], %[[SV]] : vector<4xf32>
+// CHECK-NEXT:    vector.store %[[SUB]], %[[TILE:.*]][%{{.*}}, %{{.*}}] : memref<1x4xf32>, vector<4xf32>
+// CHECK-NEXT:    scf.for
+// CHECK-NEXT:      vector.load %[[TILE]]
+// CHECK-NEXT:      arith.addi
+// CHECK-NEXT:      vector.scatter %[[OUT]]
+func.func @elementwise(%x: !coopvec.vec<1, f32>, %y: !coopvec.vec<1, f32>, %s: f32) -> !coopvec.vec<1, f32> {
+  %0 = "coopvec.mul"(%x, %y) : (!coopvec.vec<1, f32>, !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32>
+  %1 = "coopvec.min"(%0, %y) : (!coopvec.vec<1, f32>, !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32>
+  %2 = "coopvec.max"(%1, %s) : (!coopvec.vec<1, f32>, f32) -> !coopvec.vec<1, f32>
+  %3 = "coopvec.neg"(%2) : (!coopvec.vec<1, f32>) -> !coopvec.vec<1, f32>
+  %4 = "coopvec.fma"(%3, %s, %y) : (!coopvec.vec<1, f32>, f32, !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32>
+  %5 = "coopvec.step"(%4, %s) : (!coopvec.vec<1, f32>, f32) -> !coopvec.vec<1, f32>
+  %6 = "coopvec.exp2"(%5) : (!coopvec.vec<1, f32>) -> !coopvec.vec<1, f32>
+  %7 = "coopvec.log2"(%6) : (!coopvec.vec<1, f32>) -> !coopvec.vec<1, f32>
+  %8 = "coopvec.tanh"(%7) : (!coopvec.vec<1, f32>) -> !coopvec.vec<1, f32>
+  %9 = "coopvec.add"(%8, %x) : (!coopvec.vec<1, f32>, !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32>
+  %10 = "coopvec.sub"(%9, %s) : (!coopvec.vec<1, f32>, f32) -> !coopvec.vec<1, f32>
+  return %10 : !coopvec.vec<1, f32>
+}
+
+// -----
+
+// Tiled form (more than 16 elements): every vec lives in a stack tile
+// memref<20 x 4 x f32> allocated before the lane loop, and every op is an
+// scf.for over the 20 elements. A scalar operand is broadcast once, before
+// the loop. A result reuses the tile of an operand that dies at the op
+// (in place: row i is read before it is written), otherwise a free one.
+// CHECK-LABEL: func.func @elementwise_tiled_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %[[X:[^:]*]]: memref<?xf32>, %[[Y:[^:]*]]: memref<?xf32>, %[[S:[^:]*]]: f32, %[[OUT:[^:]*]]: memref<?xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
+// CHECK-DAG:     %[[XT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
+// CHECK-DAG:     %[[YT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
+// CHECK-DAG:     %[[RT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
+// CHECK-DAG:     %[[STRIDES:.*]] = arith.constant dense<[0, 20, 40, 60]> : vector<4xi32>
+// CHECK:         scf.for %[[T:.*]] = %[[C0]] to
+// CHECK:           scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:        %[[BASE:.*]] = arith.muli %[[T]], %[[C20]] : index
+// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK-NEXT:        %[[G:.*]] = vector.gather %[[X]][%[[AT]]] [%[[STRIDES]]]
+// CHECK-NEXT:        vector.store %[[G]], %[[XT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK:             vector.gather %[[Y]]
+// CHECK-NEXT:        vector.store %{{.*}}, %[[YT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:        %[[A:.*]] = vector.load %[[XT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[B:.*]] = vector.load %[[YT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[P:.*]] = arith.mulf %[[A]], %[[B]] : vector<4xf32>
+// CHECK-NEXT:        vector.store %[[P]], %[[RT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:        %[[A:.*]] = vector.load %[[RT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        %[[B:.*]] = vector.load %[[YT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        %[[F:.*]] = math.fma %[[A]], %[[SV]], %[[B]] : vector<4xf32>
+// CHECK-NEXT:        vector.store %[[F]], %[[RT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:        %[[A:.*]] = vector.load %[[RT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK-NEXT:        %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<4xf32>
+// CHECK-NEXT:        %[[LT:.*]] = arith.cmpf olt, %[[A]], %[[SV]] : vector<4xf32>
+// CHECK-NEXT:        %[[STEP:.*]] = arith.select %[[LT]], %[[ZERO]], %[[ONE]]
+// CHECK-NEXT:        vector.store %[[STEP]], %[[RT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:        %[[A:.*]] = vector.load %[[RT]][%[[I]], %[[C0]]]
+// CHECK-NOT:         {{^ *}}}
+// CHECK:             vector.store %{{.*}}, %[[RT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:        %[[R:.*]] = vector.load %[[RT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        %[[BASE:.*]] = arith.muli %[[T]], %[[C20]] : index
+// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK-NEXT:        vector.scatter %[[OUT]][%[[AT]]] [%{{.*}}], %{{.*}}, %[[R]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    return
+func.func @elementwise_tiled(%x: !coopvec.vec<20, f32>, %y: !coopvec.vec<20, f32>, %s: f32) -> !coopvec.vec<20, f32> {
+  %0 = "coopvec.mul"(%x, %y) : (!coopvec.vec<20, f32>, !coopvec.vec<20, f32>) -> !coopvec.vec<20, f32>
+  %1 = "coopvec.fma"(%0, %s, %y) : (!coopvec.vec<20, f32>, f32, !coopvec.vec<20, f32>) -> !coopvec.vec<20, f32>
+  %2 = "coopvec.step"(%1, %s) : (!coopvec.vec<20, f32>, f32) -> !coopvec.vec<20, f32>
+  %3 = "coopvec.tanh"(%2) : (!coopvec.vec<20, f32>) -> !coopvec.vec<20, f32>
+  return %3 : !coopvec.vec<20, f32>
+}
+
+// -----
+
+// A vec of exactly 16 elements is still in SSA form: 16 lane vectors, no
+// element loop.
+// CHECK-LABEL: func.func @sixteen_elements_batched(
+// CHECK-COUNT-16: arith.negf %{{.*}} : vector<4xf32>
+// CHECK-NOT:     arith.negf
+// CHECK:         return
+func.func @sixteen_elements(%x: !coopvec.vec<16, f32>) -> !coopvec.vec<16, f32> {
+  %0 = "coopvec.neg"(%x) : (!coopvec.vec<16, f32>) -> !coopvec.vec<16, f32>
+  return %0 : !coopvec.vec<16, f32>
+}
+
+//===----------------------------------------------------------------------===//
+// Construction, unpacking and casts
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// unpack results are per-thread scalars (one lane vector each); a scalar
+// operand that is one is used as it is, a uniform one is broadcast. A
+// uniform vector given to from_vector is broadcast element by element;
+// to_vector and from_vector of a per-thread value, splat and from_elements
+// emit no code.
+// CHECK-LABEL: func.func @construct_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[S:[^:]*]]: f32, %[[V:[^:]*]]: vector<2xf32>, %{{[^:]*}}: memref<?xf32>)
+// CHECK:         %[[X0:.*]] = vector.load
+// CHECK-NEXT:    %[[X1:.*]] = vector.load
+// CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK-NEXT:    %[[V0:.*]] = vector.extract %[[V]][0] : f32 from vector<2xf32>
+// CHECK-NEXT:    %[[V0B:.*]] = vector.broadcast %[[V0]] : f32 to vector<4xf32>
+// CHECK-NEXT:    %[[V1:.*]] = vector.extract %[[V]][1] : f32 from vector<2xf32>
+// CHECK-NEXT:    %[[V1B:.*]] = vector.broadcast %[[V1]] : f32 to vector<4xf32>
+// CHECK-NEXT:    %[[ADD0:.*]] = arith.addf %[[X0]], %[[V0B]] : vector<4xf32>
+// CHECK-NEXT:    %[[ADD1:.*]] = arith.addf %[[X0]], %[[V1B]] : vector<4xf32>
+// CHECK-NEXT:    %[[MUL0:.*]] = arith.mulf %[[ADD0]], %[[X1]] : vector<4xf32>
+// CHECK-NEXT:    %[[MUL1:.*]] = arith.mulf %[[ADD1]], %[[SV]] : vector<4xf32>
+// CHECK-NEXT:    %[[R0:.*]] = arith.addf %[[MUL0]], %[[X1]] : vector<4xf32>
+// CHECK-NEXT:    %[[R1:.*]] = arith.addf %[[MUL1]], %[[X1]] : vector<4xf32>
+// CHECK-NEXT:    vector.store %[[R0]]
+// CHECK-NEXT:    vector.store %[[R1]]
+func.func @construct(%x: !coopvec.vec<2, f32>, %s: f32, %v: vector<2xf32>) -> !coopvec.vec<2, f32> {
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %a = "coopvec.from_elements"(%e#1, %s) : (f32, f32) -> !coopvec.vec<2, f32>
+  %b = "coopvec.splat"(%e#0) : (f32) -> !coopvec.vec<2, f32>
+  %c = "coopvec.from_vector"(%v) : (vector<2xf32>) -> !coopvec.vec<2, f32>
+  %t = "coopvec.to_vector"(%a) : (!coopvec.vec<2, f32>) -> vector<2xf32>
+  %d = "coopvec.from_vector"(%t) : (vector<2xf32>) -> !coopvec.vec<2, f32>
+  %0 = "coopvec.add"(%b, %c) : (!coopvec.vec<2, f32>, !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+  %1 = "coopvec.mul"(%0, %d) : (!coopvec.vec<2, f32>, !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+  %2 = "coopvec.add"(%1, %e#1) : (!coopvec.vec<2, f32>, f32) -> !coopvec.vec<2, f32>
+  return %2 : !coopvec.vec<2, f32>
+}
+
+// -----
+
+// Tiled construction: unpack loads rows of the argument's tile, from_elements
+// stores the element values to rows of a new tile, a uniform vector becomes
+// an element loop of dynamic extracts (f16 widened) and broadcasts; splat,
+// to_vector and from_vector emit nothing (from_vector(to_vector(a)) is a's
+// tile, reused in place by the fma, where it dies).
+// CHECK-LABEL: func.func @construct_tiled_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[S:[^:]*]]: f32, %[[V:[^:]*]]: vector<17xf16>, %[[OUT:[^:]*]]: memref<?xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C17:.*]] = arith.constant 17 : index
+// CHECK-DAG:     %[[XT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x4xf32>
+// CHECK-DAG:     %[[AT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x4xf32>
+// CHECK-DAG:     %[[CT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x4xf32>
+// CHECK:         vector.gather
+// CHECK:         %[[E0:.*]] = vector.load %[[XT]][%[[C0]], %[[C0]]] : memref<17x4xf32>, vector<4xf32>
+// CHECK-NEXT:    %[[E1:.*]] = vector.load %[[XT]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:    vector.load %[[XT]]
+// CHECK-NEXT:    %[[E3:.*]] = vector.load %[[XT]][%[[C3]], %[[C0]]]
+// CHECK:         %[[E16:.*]] = vector.load %[[XT]][%[[C16]], %[[C0]]]
+// CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
+// CHECK-NEXT:    vector.store %[[E16]], %[[AT]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:    vector.store %[[E1]], %[[AT]][%[[C1]], %[[C0]]]
+// CHECK:         vector.store %[[SV]], %[[AT]][%[[C16]], %[[C0]]]
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C17]] step %[[C1]] {
+// CHECK-NEXT:      %[[H:.*]] = vector.extract %[[V]][%[[I]]] : f16 from vector<17xf16>
+// CHECK-NEXT:      %[[F:.*]] = arith.extf %[[H]] : f16 to f32
+// CHECK-NEXT:      %[[B:.*]] = vector.broadcast %[[F]] : f32 to vector<4xf32>
+// CHECK-NEXT:      vector.store %[[B]], %[[CT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C17]] step %[[C1]] {
+// CHECK-NEXT:      %[[D:.*]] = vector.load %[[AT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      %[[F:.*]] = math.fma %[[E0]], %[[D]], %[[E3]] : vector<4xf32>
+// CHECK-NEXT:      vector.store %[[F]], %[[AT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NOT:       arith.truncf
+// CHECK:           %[[L:.*]] = vector.load %[[AT]][%[[I:.*]], %[[C0]]]
+// CHECK-NEXT:      %[[R:.*]] = vector.load %[[CT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[L]], %[[R]] : vector<4xf32>
+// CHECK-NEXT:      vector.store %[[D]], %[[AT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C17]] step %[[C1]] {
+// CHECK-NEXT:      vector.load %[[AT]][%[[I]], %[[C0]]]
+// CHECK:           vector.scatter %[[OUT]]
+func.func @construct_tiled(%x: !coopvec.vec<17, f32>, %s: f32, %v: vector<17xf16>) -> !coopvec.vec<17, f32> {
+  %e:17 = "coopvec.unpack"(%x) : (!coopvec.vec<17, f32>) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
+  %a = "coopvec.from_elements"(%e#16, %e#1, %e#2, %e#3, %e#4, %e#5, %e#6, %e#7, %e#8, %e#9, %e#10, %e#11, %e#12, %e#13, %e#14, %e#15, %s) : (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) -> !coopvec.vec<17, f32>
+  %b = "coopvec.splat"(%e#0) : (f32) -> !coopvec.vec<17, f32>
+  %c = "coopvec.from_vector"(%v) : (vector<17xf16>) -> !coopvec.vec<17, f16>
+  %t = "coopvec.to_vector"(%a) : (!coopvec.vec<17, f32>) -> vector<17xf32>
+  %d = "coopvec.from_vector"(%t) : (vector<17xf32>) -> !coopvec.vec<17, f32>
+  %0 = "coopvec.fma"(%b, %d, %e#3) : (!coopvec.vec<17, f32>, !coopvec.vec<17, f32>, f32) -> !coopvec.vec<17, f32>
+  %1 = "coopvec.cast"(%c) : (!coopvec.vec<17, f16>) -> !coopvec.vec<17, f32>
+  %2 = "coopvec.sub"(%0, %1) : (!coopvec.vec<17, f32>, !coopvec.vec<17, f32>) -> !coopvec.vec<17, f32>
+  return %2 : !coopvec.vec<17, f32>
+}
+
+// -----
+
+// Values are held in f32: a cast to f16 rounds (truncf, extf), a cast back
+// to f32 changes nothing. An f16 result is rounded once more when it is
+// scattered to its f16 buffer.
+// CHECK-LABEL: func.func @cast_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[OUT0:[^:]*]]: memref<?xf32>, %[[OUT1:[^:]*]]: memref<?xf16>)
+// CHECK-DAG:     %[[YT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
+// CHECK-DAG:     %[[GT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
+// CHECK:         %[[X:.*]] = vector.load
+// CHECK:         vector.store %{{.*}}, %[[YT]]
+// CHECK:         %[[H:.*]] = arith.truncf %[[X]] : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT:    %[[F:.*]] = arith.extf %[[H]] : vector<4xf16> to vector<4xf32>
+// CHECK-NEXT:    scf.for %[[I:.*]] =
+// CHECK-NEXT:      %[[A:.*]] = vector.load %[[YT]][%[[I]], %{{.*}}]
+// CHECK-NEXT:      %[[AH:.*]] = arith.truncf %[[A]] : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT:      %[[AF:.*]] = arith.extf %[[AH]] : vector<4xf16> to vector<4xf32>
+// CHECK-NEXT:      vector.store %[[AF]], %[[GT]][%[[I]], %{{.*}}]
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    vector.store %[[F]]
+// CHECK-NEXT:    scf.for
+// CHECK-NEXT:      vector.load
+// CHECK-NOT:       arith.truncf
+// CHECK:           vector.scatter %[[OUT0]]
+// CHECK:         scf.for %[[I:.*]] =
+// CHECK-NEXT:      %[[R:.*]] = vector.load %[[GT]][%[[I]], %{{.*}}]
+// CHECK-NEXT:      %[[RH:.*]] = arith.truncf %[[R]] : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT:      arith.muli
+// CHECK-NEXT:      arith.addi
+// CHECK-NEXT:      vector.scatter %[[OUT1]][%{{.*}}] [%{{.*}}], %{{.*}}, %[[RH]] : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16>
+func.func @cast(%x: !coopvec.vec<1, f32>, %y: !coopvec.vec<20, f32>) -> (!coopvec.vec<1, f32>, !coopvec.vec<20, f16>) {
+  %h = "coopvec.cast"(%x) : (!coopvec.vec<1, f32>) -> !coopvec.vec<1, f16>
+  %f = "coopvec.cast"(%h) : (!coopvec.vec<1, f16>) -> !coopvec.vec<1, f32>
+  %g = "coopvec.cast"(%y) : (!coopvec.vec<20, f32>) -> !coopvec.vec<20, f16>
+  return %f, %g : !coopvec.vec<1, f32>, !coopvec.vec<20, f16>
+}
+
+//===----------------------------------------------------------------------===//
+// Loads and stores
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// Offsets and masks are uniform: a load reads its N elements once and
+// broadcasts each to all lanes; masked_load uses vector.maskedload with a
+// uniform padding as pass-through, or selects a per-thread padding (an
+// unpacked element) per element. A store writes the value of the group's
+// last valid thread: an element loop extracts that lane (valid - 1) of each
+// element into a vector<N x T>, then one vector.store / vector.maskedstore.
+// Uniform ops (the offset arithmetic) move into the lane loop in order.
+// CHECK-LABEL: func.func @memory_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[BUF:[^:]*]]: memref<?xf32>, %[[OFF:[^:]*]]: index, %[[M:[^:]*]]: vector<2xi1>, %[[PAD:[^:]*]]: f32, %[[OUT:[^:]*]]: memref<?xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[TILE:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x4xf32>
+// CHECK:           %[[VALID:.*]] = arith.minsi
+// CHECK:           %[[X0:.*]] = vector.load %[[TILE]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:      vector.load %[[TILE]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:      %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:      %[[OFF4:.*]] = arith.addi %[[OFF]], %[[C4]] : index
+// CHECK-NEXT:      %[[L:.*]] = vector.load %[[BUF]][%[[OFF4]]] : memref<?xf32>, vector<2xf32>
+// CHECK-NEXT:      %[[L0:.*]] = vector.extract %[[L]][0] : f32 from vector<2xf32>
+// CHECK-NEXT:      %[[A0:.*]] = vector.broadcast %[[L0]] : f32 to vector<4xf32>
+// CHECK-NEXT:      %[[L1:.*]] = vector.extract %[[L]][1] : f32 from vector<2xf32>
+// CHECK-NEXT:      %[[A1:.*]] = vector.broadcast %[[L1]] : f32 to vector<4xf32>
+// CHECK-NEXT:      %[[PADV:.*]] = vector.broadcast %[[PAD]] : f32 to vector<2xf32>
+// CHECK-NEXT:      %[[ML:.*]] = vector.maskedload %[[BUF]][%[[OFF]]], %[[M]], %[[PADV]] : memref<?xf32>, vector<2xi1>, vector<2xf32> into vector<2xf32>
+// CHECK-NEXT:      %[[ML0:.*]] = vector.extract %[[ML]][0] : f32 from vector<2xf32>
+// CHECK-NEXT:      %[[B0:.*]] = vector.broadcast %[[ML0]] : f32 to vector<4xf32>
+// CHECK-NEXT:      %[[ML1:.*]] = vector.extract %[[ML]][1] : f32 from vector<2xf32>
+// CHECK-NEXT:      %[[B1:.*]] = vector.broadcast %[[ML1]] : f32 to vector<4xf32>
+// CHECK-NEXT:      %[[ZERO2:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
+// CHECK-NEXT:      %[[PL:.*]] = vector.maskedload %[[BUF]][%[[OFF]]], %[[M]], %[[ZERO2]]
+// CHECK-NEXT:      %[[PL0:.*]] = vector.extract %[[PL]][0] : f32 from vector<2xf32>
+// CHECK-NEXT:      %[[PL0B:.*]] = vector.broadcast %[[PL0]] : f32 to vector<4xf32>
+// CHECK-NEXT:      %[[BIT0:.*]] = vector.extract %[[M]][0] : i1 from vector<2xi1>
+// CHECK-NEXT:      %[[C0V:.*]] = arith.select %[[BIT0]], %[[PL0B]], %[[X0]] : vector<4xf32>
+// CHECK-NEXT:      %[[PL1:.*]] = vector.extract %[[PL]][1] : f32 from vector<2xf32>
+// CHECK-NEXT:      %[[PL1B:.*]] = vector.broadcast %[[PL1]] : f32 to vector<4xf32>
+// CHECK-NEXT:      %[[BIT1:.*]] = vector.extract %[[M]][1] : i1 from vector<2xi1>
+// CHECK-NEXT:      %[[C1V:.*]] = arith.select %[[BIT1]], %[[PL1B]], %[[X0]] : vector<4xf32>
+// CHECK-NEXT:      %[[LAST:.*]] = arith.subi %[[VALID]], %[[C1]] : index
+// CHECK-NEXT:      %[[INIT:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
+// CHECK-NEXT:      vector.store %[[A0]], %[[TILE]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:      vector.store %[[A1]], %[[TILE]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:      %[[SV:.*]] = scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<2xf32>) {
+// CHECK-NEXT:        %[[ROW:.*]] = vector.load %[[TILE]][%[[I]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[E:.*]] = vector.extract %[[ROW]][%[[LAST]]] : f32 from vector<4xf32>
+// CHECK-NEXT:        %[[NEXT:.*]] = vector.insert %[[E]], %[[ACC]] [%[[I]]] : f32 into vector<2xf32>
+// CHECK-NEXT:        scf.yield %[[NEXT]] : vector<2xf32>
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      vector.store %[[SV]], %[[BUF]][%[[OFF]]] : memref<?xf32>, vector<2xf32>
+// CHECK-NEXT:      %[[INIT:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
+// CHECK-NEXT:      vector.store %[[B0]], %[[TILE]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:      vector.store %[[B1]], %[[TILE]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:      %[[TV:.*]] = scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<2xf32>) {
+// CHECK-NEXT:        %[[ROW:.*]] = vector.load %[[TILE]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        %[[E:.*]] = vector.extract %[[ROW]][%[[LAST]]] : f32 from vector<4xf32>
+// CHECK-NEXT:        %[[NEXT:.*]] = vector.insert %[[E]], %[[ACC]] [%[[I]]] : f32 into vector<2xf32>
+// CHECK-NEXT:        scf.yield %[[NEXT]] : vector<2xf32>
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      vector.maskedstore %[[BUF]][%[[OFF]]], %[[M]], %[[TV]] : memref<?xf32>, vector<2xi1>, vector<2xf32>
+// CHECK-NEXT:      vector.store %[[C0V]], %[[TILE]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:      vector.store %[[C1V]], %[[TILE]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:      scf.for
+// CHECK:             vector.scatter %[[OUT]]
+func.func @memory(%x: !coopvec.vec<2, f32>, %buf: memref<?xf32>, %off: index, %mask: vector<2xi1>, %pad: f32) -> !coopvec.vec<2, f32> {
+  %c4 = arith.constant 4 : index
+  %off4 = arith.addi %off, %c4 : index
+  %a = "coopvec.load"(%buf, %off4) : (memref<?xf32>, index) -> !coopvec.vec<2, f32>
+  %b = "coopvec.masked_load"(%buf, %off, %mask, %pad) : (memref<?xf32>, index, vector<2xi1>, f32) -> !coopvec.vec<2, f32>
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %c = "coopvec.masked_load"(%buf, %off, %mask, %e#0) : (memref<?xf32>, index, vector<2xi1>, f32) -> !coopvec.vec<2, f32>
+  "coopvec.store"(%a, %buf, %off) : (!coopvec.vec<2, f32>, memref<?xf32>, index) -> ()
+  "coopvec.masked_store"(%b, %buf, %off, %mask) : (!coopvec.vec<2, f32>, memref<?xf32>, index, vector<2xi1>) -> ()
+  return %c : !coopvec.vec<2, f32>
+}
+
+// -----
+
+// Tiled loads and stores, f16: the loaded vector<20xf16> is taken apart by
+// an element loop (dynamic extract, extf, broadcast); the per-thread
+// padding is selected per element; the stores build the last thread's
+// vector<20xf16> in an element loop (truncf per element).
+// CHECK-LABEL: func.func @memory_tiled_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %[[BUF:[^:]*]]: memref<?xf16>, %[[OFF:[^:]*]]: index, %[[M:[^:]*]]: vector<20xi1>, %[[PAD:[^:]*]]: f16, %[[OUT:[^:]*]]: memref<?xf16>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
+// CHECK-DAG:     %[[AT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
+// CHECK-DAG:     %[[CT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
+// CHECK-DAG:     %[[BT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
+// CHECK:           %[[VALID:.*]] = arith.minsi
+// CHECK:           %[[XG:.*]] = vector.gather {{.*}} : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16> into vector<4xf16>
+// CHECK-NEXT:      arith.extf %[[XG]] : vector<4xf16> to vector<4xf32>
+// CHECK:           %[[X:.*]] = vector.load
+// CHECK-NEXT:      %[[L:.*]] = vector.load %[[BUF]][%[[OFF]]] : memref<?xf16>, vector<20xf16>
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:        %[[H:.*]] = vector.extract %[[L]][%[[I]]] : f16 from vector<20xf16>
+// CHECK-NEXT:        %[[F:.*]] = arith.extf %[[H]] : f16 to f32
+// CHECK-NEXT:        %[[B:.*]] = vector.broadcast %[[F]] : f32 to vector<4xf32>
+// CHECK-NEXT:        vector.store %[[B]], %[[AT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<20xf16>
+// CHECK-NEXT:      %[[PL:.*]] = vector.maskedload %[[BUF]][%[[OFF]]], %[[M]], %[[ZERO]] : memref<?xf16>, vector<20xi1>, vector<20xf16> into vector<20xf16>
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:        %[[H:.*]] = vector.extract %[[PL]][%[[I]]] : f16 from vector<20xf16>
+// CHECK-NEXT:        %[[F:.*]] = arith.extf %[[H]] : f16 to f32
+// CHECK-NEXT:        %[[B:.*]] = vector.broadcast %[[F]] : f32 to vector<4xf32>
+// CHECK-NEXT:        %[[BIT:.*]] = vector.extract %[[M]][%[[I]]] : i1 from vector<20xi1>
+// CHECK-NEXT:        %[[SEL:.*]] = arith.select %[[BIT]], %[[B]], %[[X]] : vector<4xf32>
+// CHECK-NEXT:        vector.store %[[SEL]], %[[CT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      %[[PADV:.*]] = vector.broadcast %[[PAD]] : f16 to vector<20xf16>
+// CHECK-NEXT:      %[[ML:.*]] = vector.maskedload %[[BUF]][%[[OFF]]], %[[M]], %[[PADV]]
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:        vector.extract %[[ML]][%[[I]]]
+// CHECK-NEXT:        arith.extf
+// CHECK-NEXT:        %[[B:.*]] = vector.broadcast
+// CHECK-NEXT:        vector.store %[[B]], %[[BT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      %[[LAST:.*]] = arith.subi %[[VALID]], %[[C1]] : index
+// CHECK-NEXT:      %[[INIT:.*]] = arith.constant dense<0.000000e+00> : vector<20xf16>
+// CHECK-NEXT:      %[[SV:.*]] = scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<20xf16>) {
+// CHECK-NEXT:        %[[ROW:.*]] = vector.load %[[AT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[E:.*]] = vector.extract %[[ROW]][%[[LAST]]] : f32 from vector<4xf32>
+// CHECK-NEXT:        %[[EH:.*]] = arith.truncf %[[E]] : f32 to f16
+// CHECK-NEXT:        %[[NEXT:.*]] = vector.insert %[[EH]], %[[ACC]] [%[[I]]] : f16 into vector<20xf16>
+// CHECK-NEXT:        scf.yield %[[NEXT]] : vector<20xf16>
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      vector.store %[[SV]], %[[BUF]][%[[OFF]]] : memref<?xf16>, vector<20xf16>
+// CHECK-NEXT:      %[[INIT:.*]] = arith.constant dense<0.000000e+00> : vector<20xf16>
+// CHECK-NEXT:      %[[TV:.*]] = scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<20xf16>) {
+// CHECK-NEXT:        vector.load %[[BT]][%[[I]], %[[C0]]]
+// CHECK:           {{^ *}}}
+// CHECK-NEXT:      vector.maskedstore %[[BUF]][%[[OFF]]], %[[M]], %[[TV]] : memref<?xf16>, vector<20xi1>, vector<20xf16>
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:        vector.load %[[CT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        arith.truncf
+// CHECK:             vector.scatter %[[OUT]]
+func.func @memory_tiled(%x: !coopvec.vec<1, f16>, %buf: memref<?xf16>, %off: index, %mask: vector<20xi1>, %pad: f16) -> !coopvec.vec<20, f16> {
+  %a = "coopvec.load"(%buf, %off) : (memref<?xf16>, index) -> !coopvec.vec<20, f16>
+  %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f16>) -> (f16)
+  %c = "coopvec.masked_load"(%buf, %off, %mask, %e#0) : (memref<?xf16>, index, vector<20xi1>, f16) -> !coopvec.vec<20, f16>
+  %b = "coopvec.masked_load"(%buf, %off, %mask, %pad) : (memref<?xf16>, index, vector<20xi1>, f16) -> !coopvec.vec<20, f16>
+  "coopvec.store"(%a, %buf, %off) : (!coopvec.vec<20, f16>, memref<?xf16>, index) -> ()
+  "coopvec.masked_store"(%b, %buf, %off, %mask) : (!coopvec.vec<20, f16>, memref<?xf16>, index, vector<20xi1>) -> ()
+  return %c : !coopvec.vec<20, f16>
+}
+
+//===----------------------------------------------------------------------===//
+// matvec
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// matvec without bias, in blocks of row-block = 2 output rows: the input's
+// rows are in a tile IN; each block loops over the inputs p with one
+// accumulator per row, starting at -0.0 (the additive identity), and fmas
+// the broadcast weight W[o, p] (at offset / 4 + o * K + p = 4 + 2o + p) with
+// IN[p]. The results go to a tile OUT and are loaded back as lane vectors.
+// The last M % 2 rows get one smaller block.
+// CHECK-LABEL: func.func @matvec_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %{{[^:]*}}: memref<?xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[NEGZERO:.*]] = arith.constant dense<-0.000000e+00> : vector<4xf32>
+// CHECK-DAG:     %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x4xf32>
+// CHECK-DAG:     %[[OUT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<3x4xf32>
+// CHECK:         scf.for
+// CHECK:           %[[X0:.*]] = vector.load %[[IN]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:      %[[X1:.*]] = vector.load %[[IN]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:      vector.store %[[X0]], %[[IN]][%[[C0]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:      vector.store %[[X1]], %[[IN]][%[[C1]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:      scf.for %[[O:.*]] = %[[C0]] to %[[C2]] step %[[C2]] {
+// CHECK-NEXT:        %[[O2:.*]] = arith.muli %[[O]], %[[C2]] : index
+// CHECK-NEXT:        %[[START0:.*]] = arith.addi %[[O2]], %[[C4]] : index
+// CHECK-NEXT:        %[[O1:.*]] = arith.addi %[[O]], %[[C1]] : index
+// CHECK-NEXT:        %[[START1:.*]] = arith.addi %[[START0]], %[[C2]] : index
+// CHECK-NEXT:        %[[ACC:.*]]:2 = scf.for %[[P:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[A0:.*]] = %[[NEGZERO]], %[[A1:.*]] = %[[NEGZERO]]) -> (vector<4xf32>, vector<4xf32>) {
+// CHECK-NEXT:          %[[X:.*]] = vector.load %[[IN]][%[[P]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[I0:.*]] = arith.addi %[[START0]], %[[P]] : index
+// CHECK-NEXT:          %[[W0:.*]] = memref.load %[[W]][%[[I0]]] : memref<?xf32>
+// CHECK-NEXT:          %[[W0B:.*]] = vector.broadcast %[[W0]] : f32 to vector<4xf32>
+// CHECK-NEXT:          %[[Y0:.*]] = math.fma %[[W0B]], %[[X]], %[[A0]] : vector<4xf32>
+// CHECK-NEXT:          %[[I1:.*]] = arith.addi %[[START1]], %[[P]] : index
+// CHECK-NEXT:          %[[W1:.*]] = memref.load %[[W]][%[[I1]]] : memref<?xf32>
+// CHECK-NEXT:          %[[W1B:.*]] = vector.broadcast %[[W1]] : f32 to vector<4xf32>
+// CHECK-NEXT:          %[[Y1:.*]] = math.fma %[[W1B]], %[[X]], %[[A1]] : vector<4xf32>
+// CHECK-NEXT:          scf.yield %[[Y0]], %[[Y1]] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:        {{^ *}}}
+// CHECK-NEXT:        vector.store %[[ACC]]#0, %[[OUT]][%[[O]], %[[C0]]] : memref<3x4xf32>, vector<4xf32>
+// CHECK-NEXT:        vector.store %[[ACC]]#1, %[[OUT]][%[[O1]], %[[C0]]] : memref<3x4xf32>, vector<4xf32>
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      %[[R:.*]] = scf.for %[[P:.*]] = %[[C0]] to %[[C2]] step %[[C1]] iter_args(%[[A:.*]] = %[[NEGZERO]]) -> (vector<4xf32>) {
+// CHECK-NEXT:        %[[X:.*]] = vector.load %[[IN]][%[[P]], %[[C0]]]
+// CHECK-NEXT:        %[[I:.*]] = arith.addi %[[C8]], %[[P]] : index
+// CHECK-NEXT:        %[[W2:.*]] = memref.load %[[W]][%[[I]]]
+// CHECK-NEXT:        %[[W2B:.*]] = vector.broadcast %[[W2]]
+// CHECK-NEXT:        %[[Y:.*]] = math.fma %[[W2B]], %[[X]], %[[A]]
+// CHECK-NEXT:        scf.yield %[[Y]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      vector.store %[[R]], %[[OUT]][%[[C2]], %[[C0]]]
+// CHECK-NEXT:      vector.load %[[OUT]][%[[C0]], %[[C0]]] : memref<3x4xf32>, vector<4xf32>
+// CHECK-NEXT:      vector.load %[[OUT]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:      vector.load %[[OUT]][%[[C2]], %[[C0]]]
+
+// With lanes=8 row-block=3: blocks of 3 rows (one full block, no remainder), 8 lanes.
+// OPTS-LABEL: func.func @matvec_batched(
+// OPTS-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// OPTS-DAG:     %[[NEGZERO:.*]] = arith.constant dense<-0.000000e+00> : vector<8xf32>
+// OPTS:         scf.for %{{.*}} = %{{.*}} to %[[C3]] step %[[C3]] {
+// OPTS:           scf.for %{{.*}} iter_args(%{{.*}} = %[[NEGZERO]], %{{.*}} = %[[NEGZERO]], %{{.*}} = %[[NEGZERO]]) -> (vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// OPTS-NOT:     iter_args
+// OPTS:         return
+
+// With lanes=1 row-block=64: one block of all 3 rows (fewer than 64): no loop over blocks.
+// OPTS-MIN-LABEL: func.func @matvec_batched(
+// OPTS-MIN-NOT:     arith.constant 64 : index
+// OPTS-MIN:         scf.for %{{.*}} iter_args(%{{.*}}, %{{.*}}, %{{.*}}) -> (vector<1xf32>, vector<1xf32>, vector<1xf32>) {
+// OPTS-MIN-NOT:     iter_args
+// OPTS-MIN:         return
+// With lanes=256 row-block=1: a loop over 3 blocks of one row.
+// OPTS-MAX-LABEL: func.func @matvec_batched(
+// OPTS-MAX-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// OPTS-MAX-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// OPTS-MAX-DAG:     %[[C256:.*]] = arith.constant 256 : index
+// OPTS-MAX:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C256]] {
+// OPTS-MAX:           vector.create_mask %{{.*}} : vector<256xi1>
+// OPTS-MAX:           scf.for %{{.*}} = %{{.*}} to %[[C3]] step %[[C1]] {
+// OPTS-MAX:             scf.for %{{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<256xf32>) {
+// OPTS-MAX-NOT:     iter_args
+// OPTS-MAX:         return
+func.func @matvec(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coopvec.vec<3, f32> {
+  %A = "coopvec.matrix_view"(%w) {offset = 16} : (memref<?xf32>) -> !coopvec.matrix<3, 2, f32, "row_major">
+  %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<3, 2, f32, "row_major">, !coopvec.vec<2, f32>) -> !coopvec.vec<3, f32>
+  return %y : !coopvec.vec<3, f32>
+}
+
+// -----
+
+// transpose with bias on a col_major 3 x 2 matrix: y_j = b_j + sum_i
+// A[i, j] x_i with A[i, j] at j * 3 + i, so output o starts at 3 * o and
+// input p adds p. The bias rows are staged in a tile and start the
+// accumulators.
+// CHECK-LABEL: func.func @matvec_bias_transpose_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[BIAS:[^:]*]]: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %{{[^:]*}}: memref<?xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:     %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<3x4xf32>
+// CHECK-DAG:     %[[BT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x4xf32>
+// CHECK-DAG:     %[[OUT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x4xf32>
+// CHECK:         vector.gather %[[BIAS]]
+// CHECK:         %[[B0:.*]] = vector.load %[[BT]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:    %[[B1:.*]] = vector.load %[[BT]][%[[C1]], %[[C0]]]
+// CHECK:         vector.store %{{.*}}, %[[IN]][%[[C2]], %[[C0]]]
+// CHECK-NEXT:    vector.store %[[B0]], %[[BT]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:    vector.store %[[B1]], %[[BT]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:    scf.for %[[O:.*]] = %[[C0]] to %[[C2]] step %[[C2]] {
+// CHECK-NEXT:      %[[START0:.*]] = arith.muli %[[O]], %[[C3]] : index
+// CHECK-NEXT:      %[[INIT0:.*]] = vector.load %[[BT]][%[[O]], %[[C0]]]
+// CHECK-NEXT:      %[[O1:.*]] = arith.addi %[[O]], %[[C1]] : index
+// CHECK-NEXT:      %[[START1:.*]] = arith.addi %[[START0]], %[[C3]] : index
+// CHECK-NEXT:      %[[INIT1:.*]] = vector.load %[[BT]][%[[O1]], %[[C0]]]
+// CHECK-NEXT:      %[[ACC:.*]]:2 = scf.for %[[P:.*]] = %[[C0]] to %[[C3]] step %[[C1]] iter_args(%[[A0:.*]] = %[[INIT0]], %[[A1:.*]] = %[[INIT1]])
+// CHECK-NEXT:        %[[X:.*]] = vector.load %[[IN]][%[[P]], %[[C0]]]
+// CHECK-NEXT:        %[[I0:.*]] = arith.addi %[[START0]], %[[P]] : index
+// CHECK-NEXT:        %[[W0:.*]] = memref.load %[[W]][%[[I0]]]
+// CHECK-NEXT:        %[[W0B:.*]] = vector.broadcast %[[W0]]
+// CHECK-NEXT:        %[[Y0:.*]] = math.fma %[[W0B]], %[[X]], %[[A0]]
+// CHECK-NEXT:        %[[I1:.*]] = arith.addi %[[START1]], %[[P]] : index
+// CHECK-NEXT:        %[[W1:.*]] = memref.load %[[W]][%[[I1]]]
+// CHECK-NEXT:        %[[W1B:.*]] = vector.broadcast %[[W1]]
+// CHECK-NEXT:        %[[Y1:.*]] = math.fma %[[W1B]], %[[X]], %[[A1]]
+// CHECK-NEXT:        scf.yield %[[Y0]], %[[Y1]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      vector.store %[[ACC]]#0, %[[OUT]][%[[O]], %[[C0]]]
+// CHECK-NEXT:      vector.store %[[ACC]]#1, %[[OUT]][%[[O1]], %[[C0]]]
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    vector.load %[[OUT]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:    vector.load %[[OUT]][%[[C1]], %[[C0]]]
+func.func @matvec_bias_transpose(%x: !coopvec.vec<3, f32>, %b: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coopvec.vec<2, f32> {
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<3, 2, f32, "col_major">
+  %y = "coopvec.matvec"(%A, %x, %b) {transpose} : (!coopvec.matrix<3, 2, f32, "col_major">, !coopvec.vec<3, f32>, !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+  return %y : !coopvec.vec<2, f32>
+}
+
+// -----
+
+// col_major without transpose: W[o, p] at offset / 4 + o + 3p = 8 + o + 3p.
+// CHECK-LABEL: func.func @matvec_col_major_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %{{[^:]*}}: memref<?xf32>)
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C10:.*]] = arith.constant 10 : index
+// CHECK:         scf.for %[[O:.*]] = %{{.*}} to %[[C2]] step %[[C2]] {
+// CHECK-NEXT:      %[[START0:.*]] = arith.addi %[[O]], %[[C8]] : index
+// CHECK-NEXT:      arith.addi %[[O]], %[[C1]] : index
+// CHECK-NEXT:      %[[START1:.*]] = arith.addi %[[START0]], %[[C1]] : index
+// CHECK-NEXT:      scf.for %[[P:.*]] = {{.*}} iter_args
+// CHECK-NEXT:        vector.load
+// CHECK-NEXT:        %[[COL:.*]] = arith.muli %[[P]], %[[C3]] : index
+// CHECK-NEXT:        %[[I0:.*]] = arith.addi %[[START0]], %[[COL]] : index
+// CHECK-NEXT:        memref.load %[[W]][%[[I0]]] : memref<?xf32>
+// CHECK:             %[[I1:.*]] = arith.addi %[[START1]], %[[COL]] : index
+// CHECK-NEXT:        memref.load %[[W]][%[[I1]]] : memref<?xf32>
+// CHECK:           {{^ *}}}
+// CHECK:         {{^ *}}}
+// CHECK-NEXT:    scf.for %[[P:.*]] = {{.*}} iter_args
+// CHECK-NEXT:      vector.load
+// CHECK-NEXT:      %[[COL:.*]] = arith.muli %[[P]], %[[C3]] : index
+// CHECK-NEXT:      %[[I2:.*]] = arith.addi %[[C10]], %[[COL]] : index
+// CHECK-NEXT:      memref.load %[[W]][%[[I2]]] : memref<?xf32>
+func.func @matvec_col_major(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coopvec.vec<3, f32> {
+  %A = "coopvec.matrix_view"(%w) {offset = 32} : (memref<?xf32>) -> !coopvec.matrix<3, 2, f32, "col_major">
+  %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<3, 2, f32, "col_major">, !coopvec.vec<2, f32>) -> !coopvec.vec<3, f32>
+  return %y : !coopvec.vec<3, f32>
+}
+
+// -----
+
+// f16 weights and vecs are stored as f16 and computed in f32: extf after
+// the gather and after each weight load, truncf before the scatter. The
+// inference layout is row-major on the CPU; the offset is in bytes (64
+// bytes = element 32).
+// CHECK-LABEL: func.func @matvec_f16_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %[[X:[^:]*]]: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>, %[[OUT:[^:]*]]: memref<?xf16>)
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf16>
+// CHECK:         %[[XH:.*]] = vector.gather %[[X]][%{{.*}}] [%{{.*}}], %{{.*}}, %[[ZERO]] : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16> into vector<4xf16>
+// CHECK-NEXT:    %[[XF:.*]] = arith.extf %[[XH]] : vector<4xf16> to vector<4xf32>
+// CHECK-NEXT:    vector.store %[[XF]], %{{.*}} : memref<1x4xf32>, vector<4xf32>
+// CHECK:         scf.for %[[P:.*]] = {{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (vector<4xf32>) {
+// CHECK-NEXT:      %[[XP:.*]] = vector.load
+// CHECK-NEXT:      %[[I:.*]] = arith.addi %[[C32]], %[[P]] : index
+// CHECK-NEXT:      %[[WH:.*]] = memref.load %[[W]][%[[I]]] : memref<?xf16>
+// CHECK-NEXT:      %[[WF:.*]] = arith.extf %[[WH]] : f16 to f32
+// CHECK-NEXT:      %[[WB:.*]] = vector.broadcast %[[WF]] : f32 to vector<4xf32>
+// CHECK-NEXT:      %[[Y:.*]] = math.fma %[[WB]], %[[XP]], %[[A]] : vector<4xf32>
+// CHECK-NEXT:      scf.yield %[[Y]]
+// CHECK:         scf.for
+// CHECK-NEXT:      %[[R:.*]] = vector.load
+// CHECK-NEXT:      %[[RH:.*]] = arith.truncf %[[R]] : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT:      arith.addi
+// CHECK-NEXT:      vector.scatter %[[OUT]][%{{.*}}] [%{{.*}}], %{{.*}}, %[[RH]] : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16>
+func.func @matvec_f16(%x: !coopvec.vec<1, f16>, %w: memref<?xf16>) -> !coopvec.vec<1, f16> {
+  %A = "coopvec.matrix_view"(%w) {offset = 64} : (memref<?xf16>) -> !coopvec.matrix<1, 1, f16, "inference">
+  %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<1, 1, f16, "inference">, !coopvec.vec<1, f16>) -> !coopvec.vec<1, f16>
+  return %y : !coopvec.vec<1, f16>
+}
+
+// -----
+
+// Tiled matvec: the input is read from its own tile (no staging), the
+// result is written to its own tile; the bias tile, dead after the op, is
+// the result's tile (each block reads its bias rows before it writes them).
+// CHECK-LABEL: func.func @matvec_tiled_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %[[S:[^:]*]]: f32, %[[OUT:[^:]*]]: memref<?xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
+// CHECK-DAG:     %[[C24:.*]] = arith.constant 24 : index
+// CHECK-DAG:     %[[C480:.*]] = arith.constant 480 : index
+// CHECK-DAG:     %[[XT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
+// CHECK-DAG:     %[[HT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<24x4xf32>
+// CHECK-DAG:     %[[RT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<24x4xf32>
+// CHECK-DAG:     %[[NEGZERO:.*]] = arith.constant dense<-0.000000e+00> : vector<4xf32>
+// CHECK:         vector.store %{{.*}}, %[[XT]]
+// CHECK:         scf.for %[[O:.*]] = %[[C0]] to %[[C24]] step %[[C2]] {
+// CHECK-NEXT:      %[[START0:.*]] = arith.muli %[[O]], %[[C20]] : index
+// CHECK:           scf.for %{{.*}} = %[[C0]] to %[[C20]] step %{{.*}} iter_args(%{{.*}} = %[[NEGZERO]], %{{.*}} = %[[NEGZERO]])
+// CHECK-NEXT:        vector.load %[[XT]]
+// CHECK:           {{^ *}}}
+// CHECK-NEXT:      vector.store %{{.*}}, %[[HT]][%[[O]], %[[C0]]]
+// CHECK-NEXT:      vector.store %{{.*}}, %[[HT]]
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]]
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C24]]
+// CHECK-NEXT:      vector.load %[[HT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      arith.maxnumf %{{.*}}, %[[SV]]
+// CHECK-NEXT:      vector.store %{{.*}}, %[[RT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    scf.for %[[O:.*]] = %[[C0]] to %[[C24]] step %[[C2]] {
+// CHECK-NEXT:      %[[ROW:.*]] = arith.muli %[[O]], %[[C24]] : index
+// CHECK-NEXT:      %[[START0:.*]] = arith.addi %[[ROW]], %[[C480]] : index
+// CHECK-NEXT:      %[[INIT0:.*]] = vector.load %[[HT]][%[[O]], %[[C0]]]
+// CHECK:           %[[INIT1:.*]] = vector.load %[[HT]]
+// CHECK-NEXT:      scf.for %{{.*}} = %[[C0]] to %[[C24]] step %{{.*}} iter_args(%{{.*}} = %[[INIT0]], %{{.*}} = %[[INIT1]])
+// CHECK-NEXT:        vector.load %[[RT]]
+// CHECK:           {{^ *}}}
+// CHECK-NEXT:      vector.store %{{.*}}, %[[HT]][%[[O]], %[[C0]]]
+// CHECK-NEXT:      vector.store %{{.*}}, %[[HT]]
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C24]]
+// CHECK-NEXT:      vector.load %[[HT]][%[[I]], %[[C0]]]
+// CHECK:           vector.scatter %[[OUT]]
+func.func @matvec_tiled(%x: !coopvec.vec<20, f32>, %w: memref<?xf32>, %s: f32) -> !coopvec.vec<24, f32> {
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<24, 20, f32, "row_major">
+  %B = "coopvec.matrix_view"(%w) {offset = 1920} : (memref<?xf32>) -> !coopvec.matrix<24, 24, f32, "row_major">
+  %h = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<24, 20, f32, "row_major">, !coopvec.vec<20, f32>) -> !coopvec.vec<24, f32>
+  %r = "coopvec.max"(%h, %s) : (!coopvec.vec<24, f32>, f32) -> !coopvec.vec<24, f32>
+  %y = "coopvec.matvec"(%B, %r, %h) : (!coopvec.matrix<24, 24, f32, "row_major">, !coopvec.vec<24, f32>, !coopvec.vec<24, f32>) -> !coopvec.vec<24, f32>
+  return %y : !coopvec.vec<24, f32>
+}
+
+//===----------------------------------------------------------------------===//
+// Training ops
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// grad[i, j] += sum over valid threads of a_i * b_j: the invalid lanes of a
+// and b are zeroed (they may hold inf or NaN) into tiles; a loop nest sums
+// each product over the lanes into an f32 tile G, zeroed before the lane
+// loop; after the lane loop G is added to the buffer with one atomic per
+// element (A[i, j] at offset / 4 + i * 1 + j * 1).
+// CHECK-LABEL: func.func @outer_product_batched(
+// CHECK-SAME:      %[[N:[^:]*]]: index, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[G:[^:]*]]: memref<?xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[A:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x4xf32>
+// CHECK-DAG:     %[[B:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1x4xf32>
+// CHECK-DAG:     %[[TILE:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x1xf32>
+// CHECK:         %[[ZEROF:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:      scf.for %[[J:.*]] = %[[C0]] to %[[C1]] step %[[C1]] {
+// CHECK-NEXT:        memref.store %[[ZEROF]], %[[TILE]][%[[I]], %[[J]]] : memref<2x1xf32>
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    scf.for %{{.*}} = %[[C0]] to %[[N]] step %[[C4]] {
+// CHECK:           %[[MASK:.*]] = vector.create_mask
+// CHECK:           %[[B0:.*]] = vector.load %[[B]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:      vector.store
+// CHECK-NEXT:      vector.store
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:        %[[AI:.*]] = vector.load %{{.*}}[%[[I]], %[[C0]]]
+// CHECK-NEXT:        %[[AM:.*]] = arith.select %[[MASK]], %[[AI]], %[[ZERO:.*]] : vector<4xi1>, vector<4xf32>
+// CHECK-NEXT:        vector.store %[[AM]], %[[A]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C1]] step %[[C1]] {
+// CHECK-NEXT:        %[[BM:.*]] = arith.select %[[MASK]], %[[B0]], %[[ZERO]] : vector<4xi1>, vector<4xf32>
+// CHECK-NEXT:        vector.store %[[BM]], %[[B]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:        %[[AI:.*]] = vector.load %[[A]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        scf.for %[[J:.*]] = %[[C0]] to %[[C1]] step %[[C1]] {
+// CHECK-NEXT:          %[[BJ:.*]] = vector.load %[[B]][%[[J]], %[[C0]]]
+// CHECK-NEXT:          %[[P:.*]] = arith.mulf %[[AI]], %[[BJ]] : vector<4xf32>
+// CHECK-NEXT:          %[[S:.*]] = vector.reduction <add>, %[[P]] fastmath<reassoc> : vector<4xf32> into f32
+// CHECK-NEXT:          %[[OLD:.*]] = memref.load %[[TILE]][%[[I]], %[[J]]]
+// CHECK-NEXT:          %[[NEW:.*]] = arith.addf %[[OLD]], %[[S]] : f32
+// CHECK-NEXT:          memref.store %[[NEW]], %[[TILE]][%[[I]], %[[J]]]
+// CHECK-NEXT:        {{^ *}}}
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:      scf.for %[[J:.*]] = %[[C0]] to %[[C1]] step %[[C1]] {
+// CHECK-NEXT:        %[[V:.*]] = memref.load %[[TILE]][%[[I]], %[[J]]]
+// CHECK-NEXT:        %[[RO:.*]] = arith.muli %[[I]], %[[C1]] : index
+// CHECK-NEXT:        %[[CO:.*]] = arith.muli %[[J]], %[[C1]] : index
+// CHECK-NEXT:        %[[OFF:.*]] = arith.addi %[[RO]], %[[CO]] : index
+// CHECK-NEXT:        %[[IDX:.*]] = arith.addi %[[C4]], %[[OFF]] : index
+// CHECK-NEXT:        memref.atomic_rmw addf %[[V]], %[[G]][%[[IDX]]] : (f32, memref<?xf32>) -> f32
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    return
+func.func @outer_product(%a: !coopvec.vec<2, f32>, %b: !coopvec.vec<1, f32>, %g: memref<?xf32>) {
+  %G = "coopvec.matrix_view"(%g) {offset = 16} : (memref<?xf32>) -> !coopvec.matrix<2, 1, f32, "row_major">
+  "coopvec.outer_product_accumulate"(%a, %b, %G) : (!coopvec.vec<2, f32>, !coopvec.vec<1, f32>, !coopvec.matrix<2, 1, f32, "row_major">) -> ()
+  return
+}
+
+// -----
+
+// grad[offset + i] += sum over valid threads of v_i: an element loop of
+// masked lane reductions, in f32, rounded to f16 once per group.
+// CHECK-LABEL: func.func @reduce_sum_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %[[G:[^:]*]]: memref<?xf16>, %[[OFF:[^:]*]]: index)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
+// CHECK:         %[[MASK:.*]] = vector.create_mask
+// CHECK:         %[[V0:.*]] = vector.load
+// CHECK-NEXT:    %[[V1:.*]] = vector.load
+// CHECK-NEXT:    vector.store %[[V0]], %[[VT:.*]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:    vector.store %[[V1]], %[[VT]][%[[C1]], %[[C0]]]
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:      %[[V:.*]] = vector.load %[[VT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      %[[M:.*]] = arith.select %[[MASK]], %[[V]], %[[ZERO]] : vector<4xi1>, vector<4xf32>
+// CHECK-NEXT:      %[[S:.*]] = vector.reduction <add>, %[[M]] fastmath<reassoc> : vector<4xf32> into f32
+// CHECK-NEXT:      %[[IDX:.*]] = arith.addi %[[OFF]], %[[I]] : index
+// CHECK-NEXT:      %[[H:.*]] = arith.truncf %[[S]] : f32 to f16
+// CHECK-NEXT:      memref.atomic_rmw addf %[[H]], %[[G]][%[[IDX]]] : (f16, memref<?xf16>) -> f16
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:  {{^ *}}}
+// CHECK-NEXT:  return
+func.func @reduce_sum(%v: !coopvec.vec<2, f16>, %g: memref<?xf16>, %off: index) {
+  "coopvec.reduce_sum_accumulate"(%v, %g, %off) : (!coopvec.vec<2, f16>, memref<?xf16>, index) -> ()
+  return
+}
+
+// -----
+
+// A gradient buffer computed inside the function is only known inside the
+// lane loop: the tile is zeroed, accumulated and added once per group.
+// CHECK-LABEL: func.func @outer_product_local_batched(
+// CHECK-NOT:     memref.store
+// CHECK:         scf.for
+// CHECK:           %[[BUF:.*]] = memref.cast
+// CHECK:           memref.store %{{.*}} : memref<1x1xf32>
+// CHECK:           vector.reduction <add>
+// CHECK:           memref.atomic_rmw addf %{{.*}}, %[[BUF]][%{{.*}}] : (f32, memref<?xf32>) -> f32
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:  {{^ *}}}
+// CHECK-NEXT:  {{^ *}}}
+// CHECK-NEXT:  return
+func.func @outer_product_local(%a: !coopvec.vec<1, f32>, %g: memref<4xf32>) {
+  %d = memref.cast %g : memref<4xf32> to memref<?xf32>
+  %G = "coopvec.matrix_view"(%d) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<1, 1, f32, "row_major">
+  "coopvec.outer_product_accumulate"(%a, %a, %G) : (!coopvec.vec<1, f32>, !coopvec.vec<1, f32>, !coopvec.matrix<1, 1, f32, "row_major">) -> ()
+  return
+}
+
+// -----
+
+// Tiled training ops on an f16 col_major gradient: a's tile is copied
+// masked into a scratch tile (a is still used afterwards); the flush adds
+// G[i, j] (rounded to f16) at offset / 2 + i + 20 j.
+// CHECK-LABEL: func.func @training_tiled_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %{{[^:]*}}: memref<?xf16>, %[[G:[^:]*]]: memref<?xf16>, %[[OFF:[^:]*]]: index)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
+// CHECK-DAG:     %[[AT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
+// CHECK-DAG:     %[[AM:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
+// CHECK-DAG:     %[[TILE:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x3xf32>
+// CHECK:         memref.store %{{.*}}, %[[TILE]]
+// CHECK:         %[[C64:.*]] = arith.constant 64 : index
+// CHECK-NEXT:    scf.for
+// CHECK:           %[[MASK:.*]] = vector.create_mask
+// CHECK:           vector.gather
+// CHECK:           vector.gather
+// CHECK:           scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:        %[[V:.*]] = vector.load %[[AT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        %[[M:.*]] = arith.select %[[MASK]], %[[V]], %{{.*}}
+// CHECK-NEXT:        vector.store %[[M]], %[[AM]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK:           vector.load %[[AM]]
+// CHECK:           scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:        %[[V:.*]] = vector.load %[[AT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        %[[M:.*]] = arith.select %[[MASK]], %[[V]], %{{.*}}
+// CHECK-NEXT:        %[[S:.*]] = vector.reduction <add>, %[[M]]
+// CHECK-NEXT:        %[[IDX:.*]] = arith.addi %[[OFF]], %[[I]] : index
+// CHECK-NEXT:        %[[H:.*]] = arith.truncf %[[S]] : f32 to f16
+// CHECK-NEXT:        memref.atomic_rmw addf %[[H]], %[[G]][%[[IDX]]] : (f16, memref<?xf16>) -> f16
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    scf.for %[[I:.*]] =
+// CHECK-NEXT:      scf.for %[[J:.*]] =
+// CHECK-NEXT:        %[[V:.*]] = memref.load %[[TILE]][%[[I]], %[[J]]] : memref<20x3xf32>
+// CHECK-NEXT:        %[[H:.*]] = arith.truncf %[[V]] : f32 to f16
+// CHECK-NEXT:        %[[RO:.*]] = arith.muli %[[I]], %[[C1]] : index
+// CHECK-NEXT:        %[[CO:.*]] = arith.muli %[[J]], %[[C20]] : index
+// CHECK-NEXT:        %[[O:.*]] = arith.addi %[[RO]], %[[CO]] : index
+// CHECK-NEXT:        %[[IDX:.*]] = arith.addi %[[C64]], %[[O]] : index
+// CHECK-NEXT:        memref.atomic_rmw addf %[[H]], %[[G]][%[[IDX]]] : (f16, memref<?xf16>) -> f16
+func.func @training_tiled(%a: !coopvec.vec<20, f16>, %b: !coopvec.vec<3, f16>, %g: memref<?xf16>, %off: index) {
+  %G = "coopvec.matrix_view"(%g) {offset = 128} : (memref<?xf16>) -> !coopvec.matrix<20, 3, f16, "col_major">
+  "coopvec.outer_product_accumulate"(%a, %b, %G) : (!coopvec.vec<20, f16>, !coopvec.vec<3, f16>, !coopvec.matrix<20, 3, f16, "col_major">) -> ()
+  "coopvec.reduce_sum_accumulate"(%a, %g, %off) : (!coopvec.vec<20, f16>, memref<?xf16>, index) -> ()
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Targets
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// x86-64 (SSE, 16 xmm registers): 8 lanes (two xmm), 4 accumulators.
+// X86-LABEL: func.func @target_batched(
+// X86-SAME:      attributes {llvm.emit_c_interface, target_cpu = "x86-64", target_features = #llvm.target_features<[]>}
+// X86-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// X86-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// X86-DAG:     memref.alloca() {alignment = 64 : i64} : memref<4x8xf32>
+// X86:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C8]] {
+// X86:           vector.create_mask %{{.*}} : vector<8xi1>
+// X86:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C4]] {
+// X86-NEXT:        arith.muli
+// X86:             scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+
+// haswell (AVX2, 16 ymm registers): 16 lanes (two ymm), 4 accumulators.
+// HSW-LABEL: func.func @target_batched(
+// HSW-SAME:      attributes {llvm.emit_c_interface, target_cpu = "haswell", target_features = #llvm.target_features<[]>}
+// HSW-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// HSW-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// HSW-DAG:     memref.alloca() {alignment = 64 : i64} : memref<4x16xf32>
+// HSW:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C16]] {
+// HSW:           vector.create_mask %{{.*}} : vector<16xi1>
+// HSW:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C4]] {
+// HSW-NEXT:        arith.muli
+// HSW:             scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+
+// skylake-avx512 (32 zmm registers): 32 lanes (two zmm), 8 accumulators.
+// SKX-LABEL: func.func @target_batched(
+// SKX-SAME:      attributes {llvm.emit_c_interface, target_cpu = "skylake-avx512", target_features = #llvm.target_features<[]>}
+// SKX-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// SKX-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// SKX-DAG:     memref.alloca() {alignment = 64 : i64} : memref<4x32xf32>
+// SKX:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C32]] {
+// SKX:           vector.create_mask %{{.*}} : vector<32xi1>
+// SKX:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C8]] {
+// SKX-NEXT:        arith.muli
+// SKX:             scf.for {{.*}} -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>) {
+
+// Features given with the CPU change what it has: without AVX-512F,
+// skylake-avx512 has 16 ymm registers; x86-64 with AVX2 too.
+// NO512-LABEL: func.func @target_batched(
+// NO512-SAME:      target_cpu = "skylake-avx512", target_features = #llvm.target_features<["-avx512f"]>
+// NO512:         vector.create_mask %{{.*}} : vector<16xi1>
+// AVX2-LABEL: func.func @target_batched(
+// AVX2-SAME:      target_cpu = "x86-64", target_features = #llvm.target_features<["+avx2", "+fma"]>
+// AVX2:          vector.create_mask %{{.*}} : vector<16xi1>
+
+// AArch64 (NEON, 32 q registers): 8 lanes (two q), 8 accumulators.
+// ARM-LABEL: func.func @target_batched(
+// ARM-SAME:      target_cpu = "neoverse-v1"
+// ARM:           vector.create_mask %{{.*}} : vector<8xi1>
+// ARM:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+
+// Any lane count works (3: not a power of two); row-block=0 keeps the
+// target's default, 8 accumulators when a lane vector fits one xmm.
+// OPTS-ODD-LABEL: func.func @target_batched(
+// OPTS-ODD-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// OPTS-ODD-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// OPTS-ODD:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C3]] {
+// OPTS-ODD:           vector.create_mask %{{.*}} : vector<3xi1>
+// OPTS-ODD:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C8]] {
+// OPTS-ODD:             scf.for {{.*}} -> (vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>) {
+
+// Machine code: the matvec's fmas on two registers' worth of lanes.
+// ASM-X86-LABEL: {{^}}target_batched:
+// ASM-X86:         %xmm
+// ASM-HSW-LABEL: {{^}}target_batched:
+// ASM-HSW:         vfmadd{{[0-9]+}}ps {{.*}}%ymm
+// ASM-SKX-LABEL: {{^}}target_batched:
+// ASM-SKX:         vfmadd{{[0-9]+}}ps {{.*}}%zmm
+func.func @target(%x: !coopvec.vec<4, f32>, %w: memref<?xf32>) -> !coopvec.vec<20, f32> {
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<20, 4, f32, "row_major">
+  %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<20, 4, f32, "row_major">, !coopvec.vec<4, f32>) -> !coopvec.vec<20, f32>
+  return %y : !coopvec.vec<20, f32>
+}
