@@ -115,6 +115,19 @@ MlirValue coopvecBuildI32VectorConstant(CoopvecBuilder *b, intptr_t count,
                        mlirDenseElementsAttrInt32Get(type, count, values));
 }
 
+MlirValue coopvecBuildFloatConstantLike(CoopvecBuilder *b, MlirType type,
+                                        double value) {
+  return mlirTypeIsAVector(type)
+             ? coopvecBuildFloatSplatConstant(b, type, value)
+             : coopvecBuildFloatConstant(b, type, value);
+}
+
+MlirValue coopvecBuildIntConstantLike(CoopvecBuilder *b, MlirType type,
+                                      int64_t value) {
+  return mlirTypeIsAVector(type) ? coopvecBuildIntSplatConstant(b, type, value)
+                                 : coopvecBuildIntConstant(b, type, value);
+}
+
 //===----------------------------------------------------------------------===//
 // arith
 //===----------------------------------------------------------------------===//

@@ -56,12 +56,19 @@ MlirValue coopvecBuildIntSplatConstant(CoopvecBuilder *b, MlirType vectorType,
                                        int64_t value);
 MlirValue coopvecBuildI32VectorConstant(CoopvecBuilder *b, intptr_t count,
                                         const int32_t *values);
+/// A float / integer constant of `type`, a scalar or a vector (then a splat):
+/// for code that works on scalars and vectors alike.
+MlirValue coopvecBuildFloatConstantLike(CoopvecBuilder *b, MlirType type,
+                                        double value);
+MlirValue coopvecBuildIntConstantLike(CoopvecBuilder *b, MlirType type,
+                                      int64_t value);
 
 /// arith.cmpf / arith.cmpi with an upstream predicate number; the result is
 /// i1 or vector<..xi1> shaped like the operands.
 enum { COOPVEC_CMPF_OLT = 4, COOPVEC_CMPF_UNO = 14, COOPVEC_CMPF_OEQ = 1,
        COOPVEC_CMPF_OGT = 2, COOPVEC_CMPF_OGE = 3, COOPVEC_CMPF_OLE = 5,
-       COOPVEC_CMPF_ONE = 6, COOPVEC_CMPF_UEQ = 8, COOPVEC_CMPF_UNE = 13 };
+       COOPVEC_CMPF_ONE = 6, COOPVEC_CMPF_UEQ = 8, COOPVEC_CMPF_ULT = 11,
+       COOPVEC_CMPF_UNE = 13 };
 enum { COOPVEC_CMPI_EQ = 0, COOPVEC_CMPI_NE = 1, COOPVEC_CMPI_SLT = 2,
        COOPVEC_CMPI_SLE = 3, COOPVEC_CMPI_SGT = 4, COOPVEC_CMPI_SGE = 5,
        COOPVEC_CMPI_ULT = 6, COOPVEC_CMPI_UGT = 8 };

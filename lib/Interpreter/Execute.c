@@ -60,6 +60,11 @@ static double maximum(double a, double b) {
   return a > b ? a : b;
 }
 
+/// One element of an elementwise op. NaN, infinities, signed zeros and
+/// subnormals follow docs/dialect.md, "Special values": IEEE 754 double
+/// arithmetic, C's fmin / fmax (minNum / maxNum) for coopvec.min / max, an
+/// ordered compare for step (NaN gives 1), and C99 Annex F exp2 / log2 /
+/// tanh; results are rounded to the element type where the program rounds.
 static double applyFloat(Opcode opcode, double a, double b, double c) {
   switch (opcode) {
   case OP_FADD:
@@ -74,7 +79,7 @@ static double applyFloat(Opcode opcode, double a, double b, double c) {
     return maximum(a, b);
   case OP_FMIN:
     return minimum(a, b);
-  case OP_FMAXNUM:
+  case OP_FMAXNUM: // coopvec.max, arith.maxnumf: a NaN operand loses
     return fmax(a, b);
   case OP_FMINNUM:
     return fmin(a, b);

@@ -8,9 +8,11 @@
 //
 // After the conversion, canonicalize / cse / loop-invariant-code-motion
 // fold the many index constants and hoist uniform code out of the lane
-// loop. math.tanh has no LLVM intrinsic, so math-expand-ops rewrites it
-// with exp; exp, exp2 and log2 become LLVM intrinsics, which LLVM lowers
-// to libm calls (exp2f, ...) on x86.
+// loop. The only math op left is math.fma (matvec, and the polynomials of
+// exp2 / log2 / tanh, which the per-thread layer emits as arith code:
+// lib/Conversion/PerThread/Math.c); convert-math-to-llvm makes it
+// llvm.intr.fma: one instruction on CPUs with FMA (only on CPUs without
+// it does LLVM call fmaf). No other libm function is called.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +27,6 @@ static void expandLowerToCPU(MlirStringRef options, MlirStringCallback append,
                        "coopvec-verify,"
                        "convert-coopvec-to-cpu{%.*s},"
                        "canonicalize,cse,loop-invariant-code-motion,"
-                       "math-expand-ops{ops=tanh},"
                        "convert-vector-to-scf,lower-affine,convert-scf-to-cf,"
                        "expand-strided-metadata,"
                        "convert-vector-to-llvm,convert-math-to-llvm,"

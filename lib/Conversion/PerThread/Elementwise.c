@@ -126,7 +126,7 @@ MlirValue coopvecEmitElementwise(CoopvecBuilder *b, CoopvecOpId id,
 static MlirValue elementwiseElement(CoopvecPerThread *p, MlirOperation op,
                                     ElementAt at, const void *state) {
   (void)state;
-  MlirValue operands[3];
+  MlirValue operands[3] = {{NULL}, {NULL}, {NULL}};
   intptr_t numOperands = mlirOperationGetNumOperands(op);
   for (intptr_t o = 0; o < numOperands && o < 3; ++o)
     operands[o] = operandAt(p, op, o, at);

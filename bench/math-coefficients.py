@@ -1,0 +1,119 @@
+#!/usr/bin/env python3
+"""The polynomial coefficients of lib/Conversion/PerThread/Math.c.
+
+Each polynomial is a minimax fit in *relative* error of the function it
+approximates, computed with the Remez exchange algorithm on a dense grid of
+Chebyshev points in 40-digit arithmetic (mpmath), then rounded to f32, the
+precision the lowered code evaluates in. Not part of the build or the tests
+(it needs mpmath: `pip install mpmath`); run it to check or regenerate the
+constants:
+
+    python3 bench/math-coefficients.py
+
+bench/math-ulp.c measures what the rounded coefficients give over every f32.
+"""
+import struct
+
+import mpmath as mp
+
+mp.mp.dps = 40
+
+
+def to_f32(value):
+    return struct.unpack("f", struct.pack("f", float(value)))[0]
+
+
+def hexf(value):
+    """A C hexadecimal float literal of the f32 nearest to `value`."""
+    mantissa, exponent = to_f32(value).hex().split("p")
+    return f"{mantissa.rstrip('0').rstrip('.')}p{exponent}f"
+
+
+def remez(g, weight, degree, a, b, points=4000, iterations=30):
+    """c_0..c_degree minimizing max weight(x) |sum c_k x^k - g(x)| on [a, b]."""
+    n = degree + 1
+    xs = [a + (b - a) * (1 - mp.cos(mp.pi * (i + mp.mpf(0.5)) / points)) / 2
+          for i in range(points)]
+    gx, wx = [g(x) for x in xs], [weight(x) for x in xs]
+    ref = [int((points - 1) * (1 - mp.cos(mp.pi * i / n)) / 2)
+           for i in range(n + 1)]
+    for _ in range(iterations):
+        A = mp.matrix(n + 1, n + 1)
+        rhs = mp.matrix(n + 1, 1)
+        for r, i in enumerate(ref):
+            for k in range(n):
+                A[r, k] = xs[i] ** k
+            A[r, n] = (-1) ** r / wx[i]
+            rhs[r] = gx[i]
+        solution = mp.lu_solve(A, rhs)
+        c = [solution[k] for k in range(n)]
+        err = [wx[i] * (mp.polyval(c[::-1], xs[i]) - gx[i])
+               for i in range(points)]
+        # The new reference: the extremum of each run of equal sign.
+        runs, current = [], [0]
+        for i in range(1, points):
+            if mp.sign(err[i]) == mp.sign(err[current[-1]]):
+                current.append(i)
+            else:
+                runs.append(max(current, key=lambda j: abs(err[j])))
+                current = [i]
+        runs.append(max(current, key=lambda j: abs(err[j])))
+        while len(runs) > n + 1:
+            runs.pop(0 if abs(err[runs[0]]) < abs(err[runs[-1]]) else -1)
+        if len(runs) < n + 1:
+            break
+        ref = runs
+    return c, max(abs(e) for e in err)
+
+
+def show(name, coefficients, error):
+    print(f"{name}: max relative error {mp.nstr(error, 3)} "
+          f"({mp.nstr(error / mp.mpf(2) ** -24, 3)} ulp at 2^-24)")
+    for c in coefficients:
+        print(f"  {hexf(c)}, // {mp.nstr(c, 17)}")
+
+
+def exp2_coefficients():
+    # 2^f = 1 + f Q(f) on [-1/2, 1/2]; Q of degree 5.
+    q = lambda f: (mp.power(2, f) - 1) / f if f else mp.log(2)
+    weight = lambda f: abs(f) / mp.power(2, f)
+    show("exp2 Q(f)", *remez(q, weight, 5, mp.mpf(-0.5), mp.mpf(0.5)))
+
+
+def log2_coefficients():
+    # log2(m) = s (2/ln2 + z R(z)), s = (m-1)/(m+1), z = s^2, for m in
+    # [sqrt(1/2), sqrt(2)); R of degree 2.
+    zmax = ((mp.sqrt(2) - 1) / (mp.sqrt(2) + 1)) ** 2
+    c0 = 2 / mp.log(2)
+
+    def q(z):
+        s = mp.sqrt(z)
+        return mp.log((1 + s) / (1 - s)) / s / mp.log(2) if z else c0
+
+    r = lambda z: (q(z) - c0) / z if z else c0 / 3
+    weight = lambda z: z / q(z)
+    show("log2 R(z)", *remez(r, weight, 2, mp.mpf(0), zmax))
+
+
+def tanh_coefficients():
+    # tanh(x) = x + x^3 R(x^2) on [0, 7/8]; R of degree 6.
+    def r(z):
+        x = mp.sqrt(z)
+        return (mp.tanh(x) - x) / x ** 3 if z else mp.mpf(-1) / 3
+
+    weight = lambda z: mp.sqrt(z) ** 3 / mp.tanh(mp.sqrt(z)) if z else 0
+    show("tanh R(z)", *remez(r, weight, 6, mp.mpf(0), mp.mpf(0.875) ** 2,
+                              points=3000))
+
+
+def split(name, value):
+    lo = value - mp.mpf(to_f32(value))
+    print(f"{name}: hi {hexf(value)}, lo {hexf(lo)}")
+
+
+if __name__ == "__main__":
+    exp2_coefficients()
+    log2_coefficients()
+    tanh_coefficients()
+    split("2/ln 2", 2 / mp.log(2))
+    print(f"ln 2: {hexf(mp.log(2))}")
