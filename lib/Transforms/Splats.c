@@ -6,8 +6,9 @@
 //   - a binary op of two constants is evaluated in double and rounded once
 //     to the element type. For +, -, * of f16 or f32 operands, double holds
 //     enough bits (53 >= 2 * 24 + 2) that this equals the correctly rounded
-//     result. NaN operands, and min/max of zeros of different sign, are left
-//     alone: targets disagree on them.
+//     result. min/max of a NaN and a number is the number (IEEE minNum /
+//     maxNum); no fold produces a NaN (payloads are unspecified), and min/max
+//     of zeros of different sign are left alone: targets disagree on them.
 //   - `v + (-0.0)`, `v - (+0.0)` and `v * 1.0` are `v` for every v, signed
 //     zeros and NaNs included; `v + (+0.0)` is not (-0.0 + +0.0 is +0.0),
 //     so it is kept, as arith.addf's folder does.
@@ -30,8 +31,17 @@
 static bool evaluateBinary(MlirOperation op, double lhs, double rhs,
                            double *result) {
   const CoopvecOpInfo *info = coopvecLookupOp(op);
-  if (!info || isnan(lhs) || isnan(rhs))
+  if (!info)
     return false;
+  bool isMinMax = info->id == CoopvecOpMin || info->id == CoopvecOpMax;
+  // NaN payloads are unspecified (docs/dialect.md), so no fold produces a
+  // NaN; minNum / maxNum of a NaN and a number is that number.
+  if (isnan(lhs) || isnan(rhs)) {
+    if (!isMinMax || (isnan(lhs) && isnan(rhs)))
+      return false;
+    *result = isnan(lhs) ? rhs : lhs;
+    return true;
+  }
   switch (info->id) {
   case CoopvecOpAdd:
     *result = lhs + rhs;

@@ -246,8 +246,9 @@ func.func @fold_f16_rounds_to_even() -> !coopvec.vec<2, f16> {
 
 // -----
 
-// Not folded: NaN operands, and min/max of zeros of different sign, whose
-// results targets disagree on. (The splat operands become scalars.)
+// Not folded: arithmetic on NaN (its payload is unspecified), and min/max
+// of zeros of different sign, whose results targets disagree on. (The
+// splat operands become scalars.)
 // CHECK-LABEL: func.func @no_fold_nan_or_signed_zeros
 // CHECK: "coopvec.add"
 // CHECK: "coopvec.min"
@@ -263,6 +264,32 @@ func.func @no_fold_nan_or_signed_zeros() -> (!coopvec.vec<2, f32>, !coopvec.vec<
   %min = "coopvec.min"(%p, %nz) : (!coopvec.vec<2, f32>, f32) -> !coopvec.vec<2, f32>
   %max = "coopvec.max"(%p, %nz) : (!coopvec.vec<2, f32>, f32) -> !coopvec.vec<2, f32>
   return %add, %min, %max : !coopvec.vec<2, f32>, !coopvec.vec<2, f32>, !coopvec.vec<2, f32>
+}
+
+// -----
+
+// min / max are IEEE minNum / maxNum: a NaN operand loses to a number, so
+// they fold to the number; two NaNs are not folded.
+// CHECK-LABEL: func.func @fold_min_max_nan
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-DAG: %[[NEG:.*]] = arith.constant -3.000000e+00 : f32
+// CHECK-DAG: %[[NAN:.*]] = arith.constant 0x7FC00000 : f32
+// CHECK-DAG: %[[S2:.*]] = "coopvec.splat"(%[[TWO]])
+// CHECK-DAG: %[[S3:.*]] = "coopvec.splat"(%[[NEG]])
+// CHECK-DAG: %[[SN:.*]] = "coopvec.splat"(%[[NAN]])
+// CHECK: %[[BOTH:.*]] = "coopvec.max"(%[[SN]], %[[NAN]])
+// CHECK: return %[[S2]], %[[S3]], %[[BOTH]]
+func.func @fold_min_max_nan() -> (!coopvec.vec<2, f32>, !coopvec.vec<2, f32>, !coopvec.vec<2, f32>) {
+  %nan = arith.constant 0x7FC00000 : f32
+  %two = arith.constant 2.0 : f32
+  %neg = arith.constant -3.0 : f32
+  %n = "coopvec.splat"(%nan) : (f32) -> !coopvec.vec<2, f32>
+  %t = "coopvec.splat"(%two) : (f32) -> !coopvec.vec<2, f32>
+  %max = "coopvec.max"(%n, %two) : (!coopvec.vec<2, f32>, f32) -> !coopvec.vec<2, f32>
+  %min = "coopvec.min"(%t, %nan) : (!coopvec.vec<2, f32>, f32) -> !coopvec.vec<2, f32>
+  %mn = "coopvec.min"(%min, %neg) : (!coopvec.vec<2, f32>, f32) -> !coopvec.vec<2, f32>
+  %both = "coopvec.max"(%n, %nan) : (!coopvec.vec<2, f32>, f32) -> !coopvec.vec<2, f32>
+  return %max, %mn, %both : !coopvec.vec<2, f32>, !coopvec.vec<2, f32>, !coopvec.vec<2, f32>
 }
 
 // -----

@@ -41,11 +41,26 @@ typedef MlirValue (*ElementFn)(CoopvecPerThread *p, MlirOperation op,
 /// element values, or, when the target tiles vecs this large, an element
 /// loop writing a tile (see coopvecTileFor for `inPlace`). Bit o of
 /// `rowOperands` marks an operand `fn` reads with operandAt.
+/// Whether `op`'s `count` elements are computed by an element loop: when the
+/// result is tiled, and for the transcendentals on any vec of several
+/// elements when the target has tiles, because each unrolled copy of their
+/// polynomial code is some 40 ops (compile time, not speed, decides).
+static bool useElementLoop(const CoopvecPerThread *p, MlirOperation op,
+                           intptr_t count) {
+  if (coopvecWantsTile(p, count))
+    return true;
+  const CoopvecOpInfo *info = coopvecLookupOp(op);
+  bool transcendental = info && (info->id == CoopvecOpExp2 ||
+                                 info->id == CoopvecOpLog2 ||
+                                 info->id == CoopvecOpTanh);
+  return transcendental && p->mapping->allocTile && count > 1;
+}
+
 static bool mapElementwise(CoopvecPerThread *p, MlirOperation op,
                            intptr_t count, unsigned rowOperands,
                            unsigned inPlace, ElementFn fn, const void *state) {
   MlirValue result = mlirOperationGetResult(op, 0);
-  if (!coopvecWantsTile(p, count)) {
+  if (!useElementLoop(p, op, count)) {
     MlirValue *values = allocValues(count);
     for (intptr_t i = 0; i < count; ++i) {
       ElementAt at = {&p->body, coopvecPerThreadIndex(p, i), i};
