@@ -55,6 +55,20 @@ static bool parseInt(const char *text, size_t length, int64_t *value) {
   return true;
 }
 
+/// Appends `value` to the comma list in `field` (a repeated list option
+/// accumulates, as upstream ListOption does).
+static bool appendListItem(char *field, const char *value, size_t length) {
+  size_t used = strlen(field);
+  size_t separator = used && length ? 1 : 0;
+  if (used + separator + length >= COOPVEC_OPTION_STRING_MAX)
+    return false;
+  if (separator)
+    field[used++] = ',';
+  memcpy(field + used, value, length);
+  field[used + length] = '\0';
+  return true;
+}
+
 /// Sets option `option` in `options` from its textual value.
 static bool setOption(const CoopvecPassDef *def,
                       const CoopvecPassOption *option, void *options,
@@ -76,9 +90,15 @@ static bool setOption(const CoopvecPassDef *def,
       return true;
     }
     break;
+  case CoopvecOptionList:
+    if (appendListItem(field, value, length))
+      return true;
+    break;
   }
   static const char *kindNames[] = {"a boolean (true/false)", "an integer",
-                                    "a string"};
+                                    "a string",
+                                    "a comma list (at most 127 "
+                                    "characters in all)"};
   coopvecBufferAppendf(error,
                        "invalid value '%.*s' for option '%s' of pass "
                        "'%s': expected %s",

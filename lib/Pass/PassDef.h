@@ -21,6 +21,9 @@ typedef enum CoopvecOptionKind {
   CoopvecOptionBool,   // bool field
   CoopvecOptionInt,    // int64_t field
   CoopvecOptionString, // char[COOPVEC_OPTION_STRING_MAX] field
+  /// char[COOPVEC_OPTION_STRING_MAX] field: a comma list; the option may
+  /// repeat (`func=a func=b,c`), each occurrence appends ("a,b,c").
+  CoopvecOptionList,
 } CoopvecOptionKind;
 
 enum { COOPVEC_OPTION_STRING_MAX = 128 };

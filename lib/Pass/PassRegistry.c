@@ -17,19 +17,24 @@
 extern const CoopvecPassDef coopvecVerifyPassDef;
 extern const CoopvecPassDef coopvecCanonicalizePassDef;
 extern const CoopvecPassDef coopvecConvertToCPUPassDef;
+extern const CoopvecPassDef coopvecConvertToGPUPassDef;
+extern const CoopvecPassDef coopvecPrepareNVVMPassDef;
 extern const CoopvecPassDef coopvecLLVMLoopAnnotationsPassDef;
+extern const CoopvecPassDef coopvecAutodiffPassDef;
 
 static const CoopvecPassDef *const passDefs[] = {
-    &coopvecVerifyPassDef,
-    &coopvecCanonicalizePassDef,
-    &coopvecConvertToCPUPassDef,
-    &coopvecLLVMLoopAnnotationsPassDef,
+    &coopvecVerifyPassDef,       &coopvecCanonicalizePassDef,
+    &coopvecConvertToCPUPassDef, &coopvecLLVMLoopAnnotationsPassDef,
+    &coopvecAutodiffPassDef,     &coopvecConvertToGPUPassDef,
+    &coopvecPrepareNVVMPassDef,
 };
 
 extern const CoopvecPipelineDef coopvecLowerToCPUPipelineDef;
+extern const CoopvecPipelineDef coopvecLowerToNVVMPipelineDef;
 
 static const CoopvecPipelineDef *const pipelineDefs[] = {
     &coopvecLowerToCPUPipelineDef,
+    &coopvecLowerToNVVMPipelineDef,
 };
 
 static const intptr_t numPipelineDefs =
@@ -87,7 +92,7 @@ void coopvecPassPrintOptions(intptr_t index, MlirStringCallback callback,
   const CoopvecPassDef *def = passAt(index);
   if (!def)
     return;
-  static const char *kindNames[] = {"bool", "int", "string"};
+  static const char *kindNames[] = {"bool", "int", "string", "list"};
   for (size_t i = 0; i < def->numOptions; ++i) {
     const CoopvecPassOption *option = &def->options[i];
     CoopvecBuffer line = {0};

@@ -1,0 +1,117 @@
+//===- Autodiff.h - coopvec-autodiff internals --------------------*- C -*-===//
+//
+// coopvec-autodiff builds `@NAME_grad` beside `@NAME` (docs/autodiff.md):
+// the gradient function first recomputes the forward ops (clones of
+// @NAME's body), then walks @NAME's ops in reverse and applies one rule per
+// op, accumulating the adjoint of every forward value it reaches.
+//
+//   Autodiff.c          the pass: options, function checks, signature
+//   AutodiffForward.c   activity ("varied") and the forward clone
+//   AutodiffAdjoints.c  the value table and adjoint accumulation
+//   AutodiffRules.c     the reverse rule of each op
+//
+// Adjoints are kept as vecs: a vec's adjoint has its type, a builtin
+// vector's (from to_vector) is the vec of the same shape, and a per-thread
+// scalar's (from unpack) is a vec<1, T>. Per-thread data then only ever
+// meets coopvec ops, which every target lowers (a target treats non-coopvec
+// ops as uniform).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COOPVEC_LIB_TRANSFORMS_AUTODIFF_H
+#define COOPVEC_LIB_TRANSFORMS_AUTODIFF_H
+
+#include "Support/PointerMap.h"
+
+#include "coopvec-c/Builders.h"
+
+#include <mlir-c/IR.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/// What the pass knows about one value of @NAME.
+typedef struct CoopvecADValue {
+  MlirValue clone;   // the value recomputed in @NAME_grad
+  MlirValue adjoint; // accumulated adjoint; null while it is zero
+  /// A differentiated memref argument: its gradient buffer (an argument of
+  /// @NAME_grad). A varied matrix: its view of that buffer, once built.
+  MlirValue gradient;
+  bool varied; // depends on a differentiated input
+} CoopvecADValue;
+
+/// A float constant built once per (type, value) in the backward code.
+typedef struct CoopvecADConstant {
+  MlirType type;
+  double value;
+  MlirValue constant;
+} CoopvecADConstant;
+
+typedef struct CoopvecAutodiff {
+  MlirContext ctx;
+  MlirOperation forward;   // @NAME
+  MlirStringRef name;      // NAME
+  MlirOperation grad;      // @NAME_grad under construction
+  MlirBlock body;          // of @NAME_grad
+  CoopvecBuilder b;        // appends to `body`
+  CoopvecPointerMap index; // forward value -> entry of `values`
+  CoopvecADValue *values;
+  intptr_t numValues, valuesCapacity;
+  CoopvecADConstant *constants;
+  intptr_t numConstants, constantsCapacity;
+} CoopvecAutodiff;
+
+//===----------------------------------------------------------------------===//
+// AutodiffAdjoints.c
+//===----------------------------------------------------------------------===//
+
+void coopvecADInit(CoopvecAutodiff *ad, MlirOperation forward,
+                   MlirOperation grad);
+void coopvecADFree(CoopvecAutodiff *ad);
+
+/// The entry of forward value `value`, created (empty) if absent.
+CoopvecADValue *coopvecADEntry(CoopvecAutodiff *ad, MlirValue value);
+/// The recomputed value / whether it is varied / its adjoint (null: zero).
+MlirValue coopvecADClone(CoopvecAutodiff *ad, MlirValue value);
+bool coopvecADIsVaried(CoopvecAutodiff *ad, MlirValue value);
+MlirValue coopvecADAdjoint(CoopvecAutodiff *ad, MlirValue value);
+
+/// adjoint(target) += g, -= g, += g * factor, where `g` is a vec shaped
+/// like the op's result and `factor` a vec of that type or a scalar. A
+/// scalar target receives the sum of g's elements. Nothing happens when
+/// `target` is not varied.
+void coopvecADAccumulate(CoopvecAutodiff *ad, MlirValue target, MlirValue g);
+void coopvecADAccumulateNeg(CoopvecAutodiff *ad, MlirValue target, MlirValue g);
+void coopvecADAccumulateProduct(CoopvecAutodiff *ad, MlirValue target,
+                                MlirValue g, MlirValue factor);
+
+/// An `arith.constant value : type` for the backward code, built once.
+MlirValue coopvecADConstant(CoopvecAutodiff *ad, MlirType type, double value);
+/// `vec` converted to element type `element` (no op when it has it).
+MlirValue coopvecADCastTo(CoopvecAutodiff *ad, MlirValue vec, MlirType element);
+
+//===----------------------------------------------------------------------===//
+// AutodiffForward.c
+//===----------------------------------------------------------------------===//
+
+/// Marks the memref arguments of `func` that get a gradient buffer: those
+/// the forward reads a vector, bias or matvec matrix from. `differentiated`
+/// has one entry per argument.
+void coopvecADFindDifferentiatedMemrefs(MlirOperation func,
+                                        bool *differentiated);
+
+/// Clones every op of @NAME's body but the terminator into @NAME_grad,
+/// recording clones and activity; the forward's writes are not cloned.
+/// Returns false after emitting an error at an op that cannot be
+/// differentiated.
+bool coopvecADCloneForward(CoopvecAutodiff *ad);
+
+//===----------------------------------------------------------------------===//
+// AutodiffRules.c
+//===----------------------------------------------------------------------===//
+
+/// Applies the reverse rule of `op` (an op of @NAME whose results have
+/// adjoints). Returns false after emitting an error at `op`.
+bool coopvecADBackward(CoopvecAutodiff *ad, MlirOperation op);
+
+#endif // COOPVEC_LIB_TRANSFORMS_AUTODIFF_H

@@ -1,0 +1,166 @@
+//===- AutodiffAdjoints.c - coopvec-autodiff: values and adjoints ---------===//
+//
+// The value table of coopvec-autodiff (clone, activity, adjoint, gradient
+// buffer of every forward value) and the accumulation of adjoints with
+// coopvec ops. See Autodiff.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Transforms/Autodiff.h"
+
+#include "IR/UpstreamBuilders.h"
+#include "Support/Alloc.h"
+
+#include "coopvec-c/Dialect.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+void coopvecADInit(CoopvecAutodiff *ad, MlirOperation forward,
+                   MlirOperation grad) {
+  memset(ad, 0, sizeof(*ad));
+  ad->ctx = mlirOperationGetContext(forward);
+  ad->forward = forward;
+  ad->name = mlirStringAttrGetValue(mlirOperationGetAttributeByName(
+      forward, mlirStringRefCreateFromCString("sym_name")));
+  ad->grad = grad;
+  ad->body = mlirRegionGetFirstBlock(mlirOperationGetRegion(grad, 0));
+  ad->b = coopvecBuilderAtEnd(ad->body, mlirOperationGetLocation(forward));
+}
+
+void coopvecADFree(CoopvecAutodiff *ad) {
+  coopvecPointerMapFree(&ad->index);
+  free(ad->values);
+  free(ad->constants);
+  memset(ad, 0, sizeof(*ad));
+}
+
+CoopvecADValue *coopvecADEntry(CoopvecAutodiff *ad, MlirValue value) {
+  intptr_t found = coopvecPointerMapFind(&ad->index, value.ptr);
+  if (found >= 0)
+    return &ad->values[found];
+  ad->values = coopvecGrowArray(ad->values, &ad->valuesCapacity,
+                                ad->numValues + 1, sizeof(CoopvecADValue));
+  CoopvecADValue *entry = &ad->values[ad->numValues];
+  memset(entry, 0, sizeof(*entry));
+  coopvecPointerMapInsert(&ad->index, value.ptr, ad->numValues++);
+  return entry;
+}
+
+MlirValue coopvecADClone(CoopvecAutodiff *ad, MlirValue value) {
+  return coopvecADEntry(ad, value)->clone;
+}
+
+bool coopvecADIsVaried(CoopvecAutodiff *ad, MlirValue value) {
+  return coopvecADEntry(ad, value)->varied;
+}
+
+MlirValue coopvecADAdjoint(CoopvecAutodiff *ad, MlirValue value) {
+  return coopvecADEntry(ad, value)->adjoint;
+}
+
+MlirValue coopvecADConstant(CoopvecAutodiff *ad, MlirType type, double value) {
+  for (intptr_t i = 0; i < ad->numConstants; ++i)
+    if (mlirTypeEqual(ad->constants[i].type, type) &&
+        memcmp(&ad->constants[i].value, &value, sizeof(value)) == 0)
+      return ad->constants[i].constant;
+  // Built at the current end of the backward code, so it dominates every
+  // later use; the constants are few, a linear search is enough.
+  MlirValue constant = coopvecBuildFloatConstant(&ad->b, type, value);
+  ad->constants =
+      coopvecGrowArray(ad->constants, &ad->constantsCapacity,
+                       ad->numConstants + 1, sizeof(CoopvecADConstant));
+  ad->constants[ad->numConstants++] =
+      (CoopvecADConstant){type, value, constant};
+  return constant;
+}
+
+MlirValue coopvecADCastTo(CoopvecAutodiff *ad, MlirValue vec,
+                          MlirType element) {
+  MlirType from = coopvecVecTypeGetElementType(mlirValueGetType(vec));
+  if (mlirTypeEqual(from, element))
+    return vec;
+  return coopvecBuildCast(&ad->b, vec, element);
+}
+
+/// The elements [begin, end) of the unpacked vec `parts`, padded with
+/// -0.0 (x + -0.0 == x for every x) to `count` elements, as a vec.
+static MlirValue packRange(CoopvecAutodiff *ad, MlirOperation parts,
+                           intptr_t begin, intptr_t end, intptr_t count) {
+  MlirValue *elements = malloc(sizeof(MlirValue) * (size_t)count);
+  if (!elements)
+    abort();
+  MlirType element = mlirValueGetType(mlirOperationGetResult(parts, 0));
+  for (intptr_t i = 0; i < count; ++i)
+    elements[i] = begin + i < end ? mlirOperationGetResult(parts, begin + i)
+                                  : coopvecADConstant(ad, element, -0.0);
+  MlirValue vec = coopvecBuildFromElements(&ad->b, count, elements);
+  free(elements);
+  return vec;
+}
+
+/// The sum of the elements of vec `g`, as a vec<1>: halves are added
+/// pairwise, so the sum takes log2(N) adds (the dialect has no reduction
+/// over a thread's own elements).
+static MlirValue sumElements(CoopvecAutodiff *ad, MlirValue g) {
+  intptr_t size = coopvecVecTypeGetSize(mlirValueGetType(g));
+  while (size > 1) {
+    intptr_t half = (size + 1) / 2;
+    MlirOperation parts = coopvecBuildUnpack(&ad->b, g);
+    MlirValue low = packRange(ad, parts, 0, half, half);
+    MlirValue high = packRange(ad, parts, half, size, half);
+    g = coopvecBuildAdd(&ad->b, low, high);
+    size = half;
+  }
+  return g;
+}
+
+/// Whether the adjoint of `target` is a vec<1> standing for a scalar.
+static bool isScalarTarget(MlirValue target) {
+  MlirType type = mlirValueGetType(target);
+  return mlirTypeIsAFloat(type);
+}
+
+/// `g` in the shape of target's adjoint.
+static MlirValue shapeFor(CoopvecAutodiff *ad, MlirValue target, MlirValue g) {
+  return isScalarTarget(target) ? sumElements(ad, g) : g;
+}
+
+void coopvecADAccumulate(CoopvecAutodiff *ad, MlirValue target, MlirValue g) {
+  if (!coopvecADIsVaried(ad, target))
+    return;
+  g = shapeFor(ad, target, g);
+  CoopvecADValue *entry = coopvecADEntry(ad, target);
+  entry->adjoint = mlirValueIsNull(entry->adjoint)
+                       ? g
+                       : coopvecBuildAdd(&ad->b, entry->adjoint, g);
+}
+
+void coopvecADAccumulateNeg(CoopvecAutodiff *ad, MlirValue target,
+                            MlirValue g) {
+  if (!coopvecADIsVaried(ad, target))
+    return;
+  g = shapeFor(ad, target, g);
+  CoopvecADValue *entry = coopvecADEntry(ad, target);
+  entry->adjoint = mlirValueIsNull(entry->adjoint)
+                       ? coopvecBuildNeg(&ad->b, g)
+                       : coopvecBuildSub(&ad->b, entry->adjoint, g);
+}
+
+void coopvecADAccumulateProduct(CoopvecAutodiff *ad, MlirValue target,
+                                MlirValue g, MlirValue factor) {
+  if (!coopvecADIsVaried(ad, target))
+    return;
+  if (isScalarTarget(target)) {
+    coopvecADAccumulate(ad, target, coopvecBuildMul(&ad->b, g, factor));
+    return;
+  }
+  // One fma per contribution: adjoint = g * factor + adjoint.
+  CoopvecADValue *entry = coopvecADEntry(ad, target);
+  entry->adjoint = mlirValueIsNull(entry->adjoint)
+                       ? coopvecBuildMul(&ad->b, g, factor)
+                       : coopvecBuildFma(&ad->b, g, factor, entry->adjoint);
+}

@@ -1,0 +1,198 @@
+//===- AutodiffForward.c - coopvec-autodiff: activity and recomputation ---===//
+//
+// @NAME_grad recomputes the forward values it needs from @NAME's arguments
+// (there is no tape between the two functions), so its body starts with a
+// clone of @NAME's body. While cloning, each value is marked *varied* when
+// it depends on a differentiated input: a vec argument, or a vector, bias
+// or matrix read from a differentiated memref. Only varied values get
+// adjoints; everything else is a constant to the gradient.
+//
+// The forward's writes (stores, accumulations of constants) are not
+// cloned: @NAME_grad only adds gradients. That is why a buffer may not be
+// both read for gradients and written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Transforms/Autodiff.h"
+
+#include "Dialect/OpTable.h"
+#include "Dialect/Verifier.h"
+
+#include "coopvec-c/Support.h"
+
+#include <mlir-c/BuiltinTypes.h>
+
+static bool isArgumentOf(MlirValue value, MlirOperation func) {
+  if (!mlirValueIsABlockArgument(value))
+    return false;
+  MlirBlock owner = mlirBlockArgumentGetOwner(value);
+  return mlirOperationEqual(mlirBlockGetParentOperation(owner), func);
+}
+
+/// The buffer a matrix value views, or null when it is not a
+/// `matrix_view`.
+static MlirValue viewedBuffer(MlirValue matrix) {
+  if (!mlirValueIsAOpResult(matrix))
+    return (MlirValue){NULL};
+  MlirOperation view = mlirOpResultGetOwner(matrix);
+  if (!coopvecOpIs(view, CoopvecOpMatrixView))
+    return (MlirValue){NULL};
+  return mlirOperationGetOperand(view, 0);
+}
+
+static void markArgument(MlirOperation func, MlirValue buffer,
+                         bool *differentiated) {
+  if (!mlirValueIsNull(buffer) && isArgumentOf(buffer, func))
+    differentiated[mlirBlockArgumentGetArgNumber(buffer)] = true;
+}
+
+void coopvecADFindDifferentiatedMemrefs(MlirOperation func,
+                                        bool *differentiated) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    if (coopvecOpIs(op, CoopvecOpLoad) || coopvecOpIs(op, CoopvecOpMaskedLoad))
+      markArgument(func, mlirOperationGetOperand(op, 0), differentiated);
+    else if (coopvecOpIs(op, CoopvecOpMatvec))
+      markArgument(func, viewedBuffer(mlirOperationGetOperand(op, 0)),
+                   differentiated);
+  }
+}
+
+static bool anyOperandVaried(CoopvecAutodiff *ad, MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
+    if (coopvecADIsVaried(ad, mlirOperationGetOperand(op, i)))
+      return true;
+  return false;
+}
+
+/// Whether `buffer` has a gradient buffer.
+static bool isDifferentiated(CoopvecAutodiff *ad, MlirValue buffer) {
+  return !mlirValueIsNull(buffer) &&
+         !mlirValueIsNull(coopvecADEntry(ad, buffer)->gradient);
+}
+
+/// The buffer a write op writes, and how many of its leading operands are
+/// the values it writes.
+static MlirValue writtenBuffer(MlirOperation op, intptr_t *numValues) {
+  *numValues = 1;
+  if (coopvecOpIs(op, CoopvecOpOuterProductAccumulate)) {
+    *numValues = 2;
+    return viewedBuffer(mlirOperationGetOperand(op, 2));
+  }
+  return mlirOperationGetOperand(op, 1);
+}
+
+static bool checkWrite(CoopvecAutodiff *ad, MlirOperation op) {
+  intptr_t numValues;
+  MlirValue buffer = writtenBuffer(op, &numValues);
+  if (isDifferentiated(ad, buffer)) {
+    coopvecEmitOpError(op,
+                       "writes a buffer that @%.*s also reads differentiated "
+                       "weights from; @%.*s_grad does not repeat the "
+                       "forward's writes, so it would read other values",
+                       (int)ad->name.length, ad->name.data,
+                       (int)ad->name.length, ad->name.data);
+    return false;
+  }
+  for (intptr_t i = 0; i < numValues; ++i) {
+    if (!coopvecADIsVaried(ad, mlirOperationGetOperand(op, i)))
+      continue;
+    coopvecEmitOpError(op, "writes a value that depends on the "
+                           "differentiated inputs; its gradient would flow "
+                           "through memory, which coopvec-autodiff does not "
+                           "follow");
+    return false;
+  }
+  return true;
+}
+
+static bool isWrite(const CoopvecOpInfo *info) {
+  return info && (info->effect == CoopvecEffectWrite ||
+                  info->effect == CoopvecEffectReadWrite);
+}
+
+static bool hasOnlyIntegerResults(MlirOperation op) {
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
+    MlirType type = mlirValueGetType(mlirOperationGetResult(op, i));
+    if (!mlirTypeIsAInteger(type) && !mlirTypeIsAIndex(type))
+      return false;
+  }
+  return true;
+}
+
+/// Refuses what the rules cannot differentiate before it is cloned.
+static bool checkOp(CoopvecAutodiff *ad, MlirOperation op,
+                    const CoopvecOpInfo *info) {
+  if (mlirOperationGetNumRegions(op) > 0) {
+    coopvecEmitOpError(op, "has regions; coopvec-autodiff differentiates "
+                           "straight-line code only (no control flow)");
+    return false;
+  }
+  if (coopvecOpIsNamed(op, "func.call") ||
+      coopvecOpIsNamed(op, "func.call_indirect")) {
+    coopvecEmitOpError(op, "is a call; coopvec-autodiff does not "
+                           "differentiate across calls (inline the callee)");
+    return false;
+  }
+  if (isWrite(info))
+    return checkWrite(ad, op);
+  // An integer result (memref.dim of a weight buffer) carries no gradient;
+  // any other non-coopvec use of a varied value would lose its gradient.
+  if (!info && anyOperandVaried(ad, op) && !hasOnlyIntegerResults(op)) {
+    coopvecEmitOpError(op, "uses a value that depends on the differentiated "
+                           "inputs; only coopvec ops carry gradients");
+    return false;
+  }
+  return true;
+}
+
+/// Whether the results of the forward op `op` are varied.
+static bool resultsVaried(CoopvecAutodiff *ad, MlirOperation op,
+                          const CoopvecOpInfo *info) {
+  if (!info)
+    return false;
+  switch (info->id) {
+  case CoopvecOpMatrixView:
+  case CoopvecOpLoad:
+    return isDifferentiated(ad, mlirOperationGetOperand(op, 0));
+  case CoopvecOpMaskedLoad:
+    return isDifferentiated(ad, mlirOperationGetOperand(op, 0)) ||
+           coopvecADIsVaried(ad, mlirOperationGetOperand(op, 3));
+  case CoopvecOpStep:
+    return false; // piecewise constant: its derivative is zero
+  default:
+    return anyOperandVaried(ad, op);
+  }
+}
+
+static void cloneOp(CoopvecAutodiff *ad, MlirOperation op,
+                    const CoopvecOpInfo *info) {
+  MlirOperation clone = mlirOperationClone(op);
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
+    mlirOperationSetOperand(clone, i,
+                            coopvecADClone(ad, mlirOperationGetOperand(op, i)));
+  mlirBlockAppendOwnedOperation(ad->body, clone);
+  bool varied = resultsVaried(ad, op, info);
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
+    CoopvecADValue *entry = coopvecADEntry(ad, mlirOperationGetResult(op, i));
+    entry->clone = mlirOperationGetResult(clone, i);
+    entry->varied = varied;
+  }
+}
+
+bool coopvecADCloneForward(CoopvecAutodiff *ad) {
+  MlirBlock body =
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(ad->forward, 0));
+  MlirOperation terminator = mlirBlockGetTerminator(body);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationEqual(op, terminator);
+       op = mlirOperationGetNextInBlock(op)) {
+    const CoopvecOpInfo *info = coopvecLookupOp(op);
+    if (!checkOp(ad, op, info))
+      return false;
+    if (!isWrite(info))
+      cloneOp(ad, op, info);
+  }
+  return true;
+}
