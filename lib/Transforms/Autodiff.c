@@ -17,6 +17,8 @@
 
 #include "Transforms/Autodiff.h"
 
+#include "Dialect/Functions.h"
+
 #include "Dialect/OpTable.h"
 #include "Dialect/Verifier.h"
 #include "IR/UpstreamBuilders.h"
@@ -52,61 +54,9 @@ static MlirDialectHandle (*const autodiffDependentDialects[])(void) = {
     mlirGetDialectHandle__func__,
 };
 
-static MlirType functionTypeOf(MlirOperation func) {
-  return mlirTypeAttrGetValue(mlirOperationGetAttributeByName(
-      func, mlirStringRefCreateFromCString("function_type")));
-}
-
-static MlirStringRef symbolNameOf(MlirOperation op) {
-  MlirAttribute name = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("sym_name"));
-  if (mlirAttributeIsNull(name) || !mlirAttributeIsAString(name))
-    return mlirStringRefCreate(NULL, 0);
-  return mlirStringAttrGetValue(name);
-}
-
-static MlirBlock moduleBody(MlirOperation module) {
-  return mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-}
-
-/// The top-level op of `module` whose symbol is `name`, or null.
-static MlirOperation lookupSymbol(MlirOperation module, MlirStringRef name) {
-  for (MlirOperation op = mlirBlockGetFirstOperation(moduleBody(module));
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (mlirStringRefEqual(symbolNameOf(op), name))
-      return op;
-  return (MlirOperation){NULL};
-}
-
 //===----------------------------------------------------------------------===//
 // Checks of the whole function
 //===----------------------------------------------------------------------===//
-
-static bool isCoopvecType(MlirType type) {
-  return coopvecTypeIsAVec(type) || coopvecTypeIsAMatrix(type);
-}
-
-static MlirWalkResult findCoopvecOp(MlirOperation op, void *userData) {
-  if (!coopvecLookupOp(op))
-    return MlirWalkResultAdvance;
-  *(bool *)userData = true;
-  return MlirWalkResultInterrupt;
-}
-
-/// Per-thread: coopvec types in the signature or coopvec ops in the body
-/// (the definition every target uses).
-static bool isPerThread(MlirOperation func) {
-  MlirType type = functionTypeOf(func);
-  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(type); ++i)
-    if (isCoopvecType(mlirFunctionTypeGetInput(type, i)))
-      return true;
-  for (intptr_t i = 0; i < mlirFunctionTypeGetNumResults(type); ++i)
-    if (isCoopvecType(mlirFunctionTypeGetResult(type, i)))
-      return true;
-  bool found = false;
-  mlirOperationWalk(func, findCoopvecOp, &found, MlirWalkPreOrder);
-  return found;
-}
 
 static intptr_t countBlocks(MlirOperation func) {
   intptr_t count = 0;
@@ -118,7 +68,7 @@ static intptr_t countBlocks(MlirOperation func) {
 }
 
 static bool checkArguments(MlirOperation func, MlirStringRef name) {
-  MlirType type = functionTypeOf(func);
+  MlirType type = coopvecFunctionTypeOf(func);
   for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(type); ++i) {
     if (!coopvecTypeIsAMatrix(mlirFunctionTypeGetInput(type, i)))
       continue;
@@ -138,7 +88,7 @@ static bool checkGradNameFree(MlirOperation module, MlirOperation func,
   CoopvecBuffer gradName = {0};
   coopvecBufferAppendf(&gradName, "%.*s_grad", (int)name.length, name.data);
   bool taken = !mlirOperationIsNull(
-      lookupSymbol(module, mlirStringRefCreate(gradName.data, gradName.size)));
+      coopvecLookupSymbol(module, mlirStringRefCreate(gradName.data, gradName.size)));
   if (taken)
     coopvecEmitOpError(func,
                        "cannot add @%s: the module already has a symbol of "
@@ -157,7 +107,7 @@ static bool checkBody(MlirOperation func, MlirStringRef name) {
                        "@%.*s is a declaration; coopvec-autodiff needs "
                        "its body",
                        length, name.data);
-  else if (!isPerThread(func))
+  else if (!coopvecIsPerThreadFunction(func))
     coopvecEmitOpError(func,
                        "@%.*s is not a per-thread function (no coopvec types "
                        "in its signature and no coopvec ops in its body): "
@@ -168,11 +118,11 @@ static bool checkBody(MlirOperation func, MlirStringRef name) {
                        "@%.*s has %ld blocks; coopvec-autodiff "
                        "differentiates straight-line code only",
                        length, name.data, (long)blocks);
-  return blocks == 1 && isPerThread(func);
+  return blocks == 1 && coopvecIsPerThreadFunction(func);
 }
 
 static bool checkFunction(MlirOperation module, MlirOperation func) {
-  MlirStringRef name = symbolNameOf(func);
+  MlirStringRef name = coopvecSymbolNameOf(func);
   return checkBody(func, name) && checkGradNameFree(module, func, name) &&
          checkArguments(func, name);
 }
@@ -195,7 +145,7 @@ static void appendType(TypeList *list, MlirType type) {
 /// (<a dX per vec input>).
 static MlirType gradFunctionType(MlirOperation func,
                                  const bool *differentiated) {
-  MlirType type = functionTypeOf(func);
+  MlirType type = coopvecFunctionTypeOf(func);
   intptr_t numInputs = mlirFunctionTypeGetNumInputs(type);
   intptr_t numResults = mlirFunctionTypeGetNumResults(type);
   TypeList inputs = {
@@ -251,7 +201,7 @@ static MlirOperation createGradFunction(MlirOperation module,
                                         const bool *differentiated) {
   MlirContext ctx = mlirOperationGetContext(func);
   MlirType type = gradFunctionType(func, differentiated);
-  MlirStringRef name = symbolNameOf(func);
+  MlirStringRef name = coopvecSymbolNameOf(func);
   CoopvecBuffer gradName = {0};
   coopvecBufferAppendf(&gradName, "%.*s_grad", (int)name.length, name.data);
   MlirNamedAttribute attributes[3] = {
@@ -276,7 +226,7 @@ static MlirOperation createGradFunction(MlirOperation module,
   mlirOperationStateAddOwnedRegions(&state, 1, &region);
   MlirOperation grad = mlirOperationCreate(&state);
   coopvecBufferFree(&gradName);
-  mlirBlockInsertOwnedOperationAfter(moduleBody(module), func, grad);
+  mlirBlockInsertOwnedOperationAfter(coopvecModuleBody(module), func, grad);
   return grad;
 }
 
@@ -411,7 +361,7 @@ static void eraseDeadCode(CoopvecAutodiff *ad) {
 /// Adds @NAME_grad for the checked function `func`; on an error, removes
 /// it again and returns false.
 static bool differentiate(MlirOperation module, MlirOperation func) {
-  MlirType type = functionTypeOf(func);
+  MlirType type = coopvecFunctionTypeOf(func);
   intptr_t numInputs = mlirFunctionTypeGetNumInputs(type);
   bool *differentiated = calloc((size_t)numInputs + 1, sizeof(bool));
   if (!differentiated)
@@ -478,7 +428,7 @@ static bool differentiateNamed(MlirOperation module, const char *list,
                     (int)name.length, name.data);
     return false;
   }
-  MlirOperation func = lookupSymbol(module, name);
+  MlirOperation func = coopvecLookupSymbol(module, name);
   if (mlirOperationIsNull(func) || !coopvecOpIsNamed(func, "func.func")) {
     emitModuleError(module,
                     "coopvec-autodiff: no func.func @%.*s in the module",

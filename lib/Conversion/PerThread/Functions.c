@@ -7,6 +7,7 @@
 
 #include "Conversion/PerThread/PerThread.h"
 
+#include "Dialect/Functions.h"
 #include "Dialect/Verifier.h"
 #include "Support/Alloc.h"
 
@@ -28,50 +29,12 @@ static bool isCoopvecType(MlirType type) {
   return coopvecTypeIsAVec(type) || coopvecTypeIsAMatrix(type);
 }
 
-MlirType coopvecFunctionTypeOf(MlirOperation func) {
-  MlirAttribute attr = mlirOperationGetAttributeByName(
-      func, mlirStringRefCreateFromCString("function_type"));
-  return mlirTypeAttrGetValue(attr);
-}
-
-MlirStringRef coopvecSymbolNameOf(MlirOperation op) {
-  MlirAttribute attr = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("sym_name"));
-  if (mlirAttributeIsNull(attr) || !mlirAttributeIsAString(attr))
-    return mlirStringRefCreate("", 0);
-  return mlirStringAttrGetValue(attr);
-}
-
-static MlirWalkResult findCoopvecOp(MlirOperation op, void *userData) {
-  if (!coopvecLookupOp(op))
-    return MlirWalkResultAdvance;
-  *(bool *)userData = true;
-  return MlirWalkResultInterrupt;
-}
-
-static bool isPerThreadFunction(MlirOperation func) {
-  MlirType type = coopvecFunctionTypeOf(func);
-  for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(type); ++i)
-    if (isCoopvecType(mlirFunctionTypeGetInput(type, i)))
-      return true;
-  for (intptr_t i = 0; i < mlirFunctionTypeGetNumResults(type); ++i)
-    if (isCoopvecType(mlirFunctionTypeGetResult(type, i)))
-      return true;
-  bool found = false;
-  mlirOperationWalk(func, findCoopvecOp, &found, MlirWalkPreOrder);
-  return found;
-}
-
-static MlirBlock moduleBody(MlirOperation module) {
-  return mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-}
-
 CoopvecFunctionList coopvecCollectPerThreadFunctions(MlirOperation module) {
   CoopvecFunctionList list = {NULL, 0};
   intptr_t capacity = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(moduleBody(module));
+  for (MlirOperation op = mlirBlockGetFirstOperation(coopvecModuleBody(module));
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!coopvecOpIsNamed(op, "func.func") || !isPerThreadFunction(op))
+    if (!coopvecOpIsNamed(op, "func.func") || !coopvecIsPerThreadFunction(op))
       continue;
     list.ops = coopvecGrowArray(list.ops, &capacity, list.count + 1,
                                 sizeof(MlirOperation));
@@ -92,13 +55,6 @@ static bool listContainsName(const CoopvecFunctionList *list,
   return false;
 }
 
-static bool moduleDefinesSymbol(MlirOperation module, MlirStringRef name) {
-  for (MlirOperation op = mlirBlockGetFirstOperation(moduleBody(module));
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (sameName(coopvecSymbolNameOf(op), name))
-      return true;
-  return false;
-}
 
 /// A value that differs between threads: a vec, or what unpack /
 /// to_vector made of one.
@@ -213,8 +169,8 @@ static bool checkLoweredName(MlirOperation func, MlirOperation module,
   MlirStringRef name = coopvecSymbolNameOf(func);
   CoopvecBuffer lowered = {0};
   coopvecBufferAppendf(&lowered, "%.*s%s", (int)name.length, name.data, suffix);
-  bool clash = moduleDefinesSymbol(
-      module, mlirStringRefCreate(lowered.data, lowered.size));
+  bool clash = !mlirOperationIsNull(coopvecLookupSymbol(
+      module, mlirStringRefCreate(lowered.data, lowered.size)));
   if (clash)
     coopvecEmitOpError(func, "@%.*s: cannot create @%s, the name is taken",
                        (int)name.length, name.data, coopvecBufferStr(&lowered));

@@ -29,6 +29,7 @@
 #ifndef COOPVEC_LIB_CONVERSION_PERTHREAD_PERTHREAD_H
 #define COOPVEC_LIB_CONVERSION_PERTHREAD_PERTHREAD_H
 
+#include "Dialect/Functions.h"
 #include "Dialect/OpTable.h"
 #include "IR/UpstreamBuilders.h"
 #include "Support/PointerMap.h"
@@ -240,8 +241,5 @@ bool coopvecCheckPerThreadFunction(MlirOperation func, MlirOperation module,
                                    const char *passName, const char *suffix,
                                    CoopvecTargetOpCheck targetCheck);
 
-/// The function's `function_type` / `sym_name`.
-MlirType coopvecFunctionTypeOf(MlirOperation func);
-MlirStringRef coopvecSymbolNameOf(MlirOperation op);
 
 #endif // COOPVEC_LIB_CONVERSION_PERTHREAD_PERTHREAD_H
