@@ -28,8 +28,11 @@ log="$(mktemp)"
 # FLOPs per thread: 2 * (32*64 + 64*64 + 64*64 + 64*16) multiply-adds.
 flops=22528
 ns=$(sed -n 's/.*(\([0-9.]*\) ns per thread).*/\1/p' "$log")
+# coopvec-run uses every core unless told --threads=N.
+cores=$(sed -n 's/.* on \([0-9]*\) host thread.*/\1/p' "$log")
 rm -f "$log"
 if [ -n "$ns" ]; then
-  awk -v f="$flops" -v ns="$ns" 'BEGIN {
-    printf "== Throughput: %.1f M threads/s, %.1f GFLOP/s (1 core)\n", 1000 / ns, f / ns }'
+  awk -v f="$flops" -v ns="$ns" -v c="${cores:-1}" 'BEGIN {
+    printf "== Throughput: %.1f M threads/s, %.1f GFLOP/s (%d core%s)\n",
+      1000 / ns, f / ns, c, c == 1 ? "" : "s" }'
 fi

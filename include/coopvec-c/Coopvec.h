@@ -9,6 +9,7 @@
 
 #include "coopvec-c/Builders.h"
 #include "coopvec-c/Dialect.h"
+#include "coopvec-c/ExecutionEngine.h"
 #include "coopvec-c/HostArray.h"
 #include "coopvec-c/Interpreter.h"
 #include "coopvec-c/Npy.h"

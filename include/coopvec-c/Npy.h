@@ -49,10 +49,18 @@ coopvecNpyParse(const void *bytes, size_t size, CoopvecNpyArray *result,
                 MlirStringCallback errorCallback, void *userData);
 
 /// Reads the .npy file at `path` (see coopvecNpyParse). I/O errors are
-/// reported like format errors.
+/// reported like format errors. The file is read as its header announces
+/// it: the data bytes the shape needs and nothing more, so a stream that
+/// never ends (/dev/zero) fails at once.
 COOPVEC_EXPORT MlirLogicalResult
 coopvecNpyRead(const char *path, CoopvecNpyArray *result,
                MlirStringCallback errorCallback, void *userData);
+
+/// coopvecNpyRead, refusing a file whose header and data take more than
+/// `maxBytes` bytes before reading (or allocating for) its data.
+COOPVEC_EXPORT MlirLogicalResult coopvecNpyReadLimited(
+    const char *path, uint64_t maxBytes, CoopvecNpyArray *result,
+    MlirStringCallback errorCallback, void *userData);
 
 /// Serializes `array` as a version 1.0 .npy image (header padded to a
 /// multiple of 64 bytes, as NumPy writes it) through `callback`, in one or

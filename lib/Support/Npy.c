@@ -337,18 +337,41 @@ static int64_t countElements(const Header *header, int64_t elementSize) {
   return count;
 }
 
+/// The element count and byte size of the header's array.
+static MlirLogicalResult dataSize(const Header *header, CoopvecDType dtype,
+                                  int64_t *count, size_t *bytes,
+                                  MlirStringCallback errorCallback,
+                                  void *userData) {
+  int64_t elementSize = coopvecDTypeGetSize(dtype);
+  *count = countElements(header, elementSize);
+  if (*count < 0) {
+    reportError(errorCallback, userData, "shape too large");
+    return mlirLogicalResultFailure();
+  }
+  *bytes = (size_t)(*count * elementSize);
+  return mlirLogicalResultSuccess();
+}
+
+/// Fills `result` with the header's description and `data` (owned).
+static void setResult(CoopvecNpyArray *result, const Header *header,
+                      CoopvecDType dtype, void *data, int64_t count) {
+  result->array.data = data;
+  result->array.dtype = dtype;
+  result->array.size = count;
+  result->rank = header->rank;
+  memcpy(result->shape, header->shape, sizeof(result->shape));
+}
+
 static MlirLogicalResult copyData(const unsigned char *data, size_t available,
                                   const Header *header, CoopvecDType dtype,
                                   CoopvecNpyArray *result,
                                   MlirStringCallback errorCallback,
                                   void *userData) {
-  int64_t elementSize = coopvecDTypeGetSize(dtype);
-  int64_t count = countElements(header, elementSize);
-  if (count < 0) {
-    reportError(errorCallback, userData, "shape too large");
+  int64_t count;
+  size_t expected;
+  if (mlirLogicalResultIsFailure(
+          dataSize(header, dtype, &count, &expected, errorCallback, userData)))
     return mlirLogicalResultFailure();
-  }
-  size_t expected = (size_t)(count * elementSize);
   if (available != expected) {
     reportError(errorCallback, userData,
                 available < expected
@@ -358,17 +381,36 @@ static MlirLogicalResult copyData(const unsigned char *data, size_t available,
     return mlirLogicalResultFailure();
   }
   // malloc(0) may return NULL; keep a valid pointer for empty arrays.
-  result->array.data = malloc(expected ? expected : 1);
-  if (!result->array.data) {
+  void *copy = malloc(expected ? expected : 1);
+  if (!copy) {
     reportError(errorCallback, userData, "out of memory (%zu bytes)", expected);
     return mlirLogicalResultFailure();
   }
   if (expected)
-    memcpy(result->array.data, data, expected);
-  result->array.dtype = dtype;
-  result->array.size = count;
-  result->rank = header->rank;
-  memcpy(result->shape, header->shape, sizeof(result->shape));
+    memcpy(copy, data, expected);
+  setResult(result, header, dtype, copy, count);
+  return mlirLogicalResultSuccess();
+}
+
+/// Parses the preamble and header dictionary of `bytes[0, size)`; sets where
+/// the data starts.
+static MlirLogicalResult
+parseHeaderImage(const unsigned char *bytes, size_t size, Header *header,
+                 CoopvecDType *dtype, size_t *dataStart,
+                 MlirStringCallback errorCallback, void *userData) {
+  size_t headerStart, headerLength;
+  if (mlirLogicalResultIsFailure(parsePreamble(
+          bytes, size, &headerStart, &headerLength, errorCallback, userData)))
+    return mlirLogicalResultFailure();
+  HeaderParser parser = {(const char *)bytes + headerStart, headerLength, 0,
+                         errorCallback, userData};
+  memset(header, 0, sizeof(*header));
+  if (mlirLogicalResultIsFailure(parseHeaderDict(&parser, header)) ||
+      mlirLogicalResultIsFailure(
+          resolveDType(header->descr, dtype, errorCallback, userData)) ||
+      mlirLogicalResultIsFailure(checkHeader(header, errorCallback, userData)))
+    return mlirLogicalResultFailure();
+  *dataStart = headerStart + headerLength;
   return mlirLogicalResultSuccess();
 }
 
@@ -378,49 +420,167 @@ MlirLogicalResult coopvecNpyParse(const void *bytes, size_t size,
                                   void *userData) {
   memset(result, 0, sizeof(*result));
   const unsigned char *data = bytes;
-  size_t headerStart, headerLength;
-  if (mlirLogicalResultIsFailure(parsePreamble(
-          data, size, &headerStart, &headerLength, errorCallback, userData)))
-    return mlirLogicalResultFailure();
-  HeaderParser parser = {(const char *)data + headerStart, headerLength, 0,
-                         errorCallback, userData};
   Header header;
-  memset(&header, 0, sizeof(header));
   CoopvecDType dtype;
-  if (mlirLogicalResultIsFailure(parseHeaderDict(&parser, &header)) ||
-      mlirLogicalResultIsFailure(
-          resolveDType(header.descr, &dtype, errorCallback, userData)) ||
-      mlirLogicalResultIsFailure(checkHeader(&header, errorCallback, userData)))
+  size_t dataStart;
+  if (mlirLogicalResultIsFailure(parseHeaderImage(
+          data, size, &header, &dtype, &dataStart, errorCallback, userData)))
     return mlirLogicalResultFailure();
-  size_t dataStart = headerStart + headerLength;
   return copyData(data + dataStart, size - dataStart, &header, dtype, result,
                   errorCallback, userData);
 }
 
-MlirLogicalResult coopvecNpyRead(const char *path, CoopvecNpyArray *result,
-                                 MlirStringCallback errorCallback,
-                                 void *userData) {
+//===----------------------------------------------------------------------===//
+// Reading files
+//===----------------------------------------------------------------------===//
+
+// A file is read as its header announces it: the preamble, the header, then
+// exactly the data bytes the shape needs. So a file never makes the reader
+// allocate or read more than its header declares (and `maxBytes` allows),
+// and a stream without end (/dev/zero) fails at its first bytes.
+
+enum { kTrailingBytesCounted = 1 << 20 };
+
+/// Appends up to `size` bytes of `file` to `image`; false on a read error.
+static bool readInto(FILE *file, CoopvecBuffer *image, size_t size) {
+  char chunk[65536];
+  while (size > 0) {
+    size_t want = size < sizeof(chunk) ? size : sizeof(chunk);
+    size_t got = fread(chunk, 1, want, file);
+    coopvecBufferAppend(image, chunk, got);
+    size -= got;
+    if (got < want)
+      break;
+  }
+  return !ferror(file);
+}
+
+/// Where the header ends according to a valid preamble; 0 otherwise (the
+/// parser then reports what is wrong).
+static size_t headerEnd(const CoopvecBuffer *image) {
+  const unsigned char *bytes = (const unsigned char *)image->data;
+  if (image->size < 12 || memcmp(bytes, kMagic, sizeof(kMagic)) != 0 ||
+      bytes[6] < 1 || bytes[6] > 3 || bytes[7] != 0)
+    return 0;
+  size_t lengthBytes = bytes[6] == 1 ? 2 : 4, length = 0;
+  for (size_t i = 0; i < lengthBytes; ++i)
+    length |= (size_t)bytes[8 + i] << (8 * i);
+  return 8 + lengthBytes + length;
+}
+
+/// Reads the preamble and the header (bounded by `maxBytes`).
+static MlirLogicalResult readHeader(FILE *file, uint64_t maxBytes,
+                                    CoopvecBuffer *image,
+                                    MlirStringCallback errorCallback,
+                                    void *userData) {
+  bool ok = readInto(file, image, 12);
+  size_t end = headerEnd(image);
+  if (ok && end > maxBytes) {
+    reportError(errorCallback, userData,
+                "the header alone (%zu bytes) exceeds the limit of %llu "
+                "bytes for this input",
+                end, (unsigned long long)maxBytes);
+    return mlirLogicalResultFailure();
+  }
+  if (ok && end > image->size)
+    ok = readInto(file, image, end - image->size);
+  if (!ok)
+    reportError(errorCallback, userData, "read error");
+  return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
+}
+
+/// After the data: anything left is an error (counted up to a bound).
+static MlirLogicalResult checkEnd(FILE *file, size_t expected,
+                                  MlirStringCallback errorCallback,
+                                  void *userData) {
+  if (fgetc(file) == EOF)
+    return mlirLogicalResultSuccess();
+  size_t extra = 1, got;
+  char chunk[4096];
+  while (extra < kTrailingBytesCounted &&
+         (got = fread(chunk, 1, sizeof(chunk), file)) > 0)
+    extra += got;
+  reportError(errorCallback, userData,
+              extra < kTrailingBytesCounted
+                  ? "trailing bytes: expected %zu bytes of data, found %zu"
+                  : "trailing bytes: expected %zu bytes of data, found more "
+                    "than %zu",
+              expected, expected + extra);
+  return mlirLogicalResultFailure();
+}
+
+static MlirLogicalResult readData(FILE *file, const Header *header,
+                                  CoopvecDType dtype, size_t dataStart,
+                                  uint64_t maxBytes, CoopvecNpyArray *result,
+                                  MlirStringCallback errorCallback,
+                                  void *userData) {
+  int64_t count;
+  size_t bytes;
+  if (mlirLogicalResultIsFailure(
+          dataSize(header, dtype, &count, &bytes, errorCallback, userData)))
+    return mlirLogicalResultFailure();
+  if (bytes > maxBytes || dataStart > maxBytes - bytes) {
+    reportError(errorCallback, userData,
+                "the array holds %zu bytes, more than the limit of %llu "
+                "bytes for this input",
+                bytes, (unsigned long long)maxBytes);
+    return mlirLogicalResultFailure();
+  }
+  unsigned char *data = malloc(bytes ? bytes : 1);
+  if (!data) {
+    reportError(errorCallback, userData, "out of memory (%zu bytes)", bytes);
+    return mlirLogicalResultFailure();
+  }
+  size_t got = fread(data, 1, bytes, file);
+  MlirLogicalResult status = mlirLogicalResultFailure();
+  if (ferror(file))
+    reportError(errorCallback, userData, "read error");
+  else if (got < bytes)
+    reportError(errorCallback, userData,
+                "truncated data: expected %zu bytes, found %zu", bytes, got);
+  else
+    status = checkEnd(file, bytes, errorCallback, userData);
+  if (mlirLogicalResultIsFailure(status)) {
+    free(data);
+    return status;
+  }
+  setResult(result, header, dtype, data, count);
+  return status;
+}
+
+MlirLogicalResult coopvecNpyReadLimited(const char *path, uint64_t maxBytes,
+                                        CoopvecNpyArray *result,
+                                        MlirStringCallback errorCallback,
+                                        void *userData) {
   memset(result, 0, sizeof(*result));
   FILE *file = fopen(path, "rb");
   if (!file) {
     reportError(errorCallback, userData, "cannot open: %s", strerror(errno));
     return mlirLogicalResultFailure();
   }
-  CoopvecBuffer contents = {0};
-  char chunk[65536];
-  size_t got;
-  while ((got = fread(chunk, 1, sizeof(chunk), file)) > 0)
-    coopvecBufferAppend(&contents, chunk, got);
-  bool readError = ferror(file);
+  CoopvecBuffer image = {0};
+  Header header;
+  CoopvecDType dtype;
+  size_t dataStart;
+  MlirLogicalResult status =
+      readHeader(file, maxBytes, &image, errorCallback, userData);
+  if (mlirLogicalResultIsSuccess(status))
+    status = parseHeaderImage((const unsigned char *)coopvecBufferStr(&image),
+                              image.size, &header, &dtype, &dataStart,
+                              errorCallback, userData);
+  if (mlirLogicalResultIsSuccess(status))
+    status = readData(file, &header, dtype, dataStart, maxBytes, result,
+                      errorCallback, userData);
+  coopvecBufferFree(&image);
   fclose(file);
-  MlirLogicalResult status = mlirLogicalResultFailure();
-  if (readError)
-    reportError(errorCallback, userData, "read error");
-  else
-    status = coopvecNpyParse(contents.data ? contents.data : "", contents.size,
-                             result, errorCallback, userData);
-  coopvecBufferFree(&contents);
   return status;
+}
+
+MlirLogicalResult coopvecNpyRead(const char *path, CoopvecNpyArray *result,
+                                 MlirStringCallback errorCallback,
+                                 void *userData) {
+  return coopvecNpyReadLimited(path, UINT64_MAX, result, errorCallback,
+                               userData);
 }
 
 //===----------------------------------------------------------------------===//

@@ -141,6 +141,11 @@ static bool hasFeature(const CoopvecBuffer *features, const char *name) {
   return strstr(coopvecBufferStr(features), quoted) != NULL;
 }
 
+bool coopvecCPUTargetHasFeature(const CoopvecCPUTarget *target,
+                                const char *name) {
+  return hasFeature(&target->derivedFeatures, name);
+}
+
 /// The float SIMD registers of the architecture with these features.
 static void deriveRegisters(CoopvecCPUTarget *target,
                             const CoopvecBuffer *features) {
@@ -213,14 +218,79 @@ bool coopvecCPUTargetResolve(const char *triple, const char *cpu,
                          target->cpu, target->triple, target->triple);
     return false;
   }
-  CoopvecBuffer derived = {0};
-  bool ok = probeFeatures(target, &derived, error);
+  bool ok = probeFeatures(target, &target->derivedFeatures, error);
   if (ok)
-    deriveRegisters(target, &derived);
-  coopvecBufferFree(&derived);
+    deriveRegisters(target, &target->derivedFeatures);
   return ok;
 }
 
 void coopvecCPUTargetFree(CoopvecCPUTarget *target) {
   coopvecBufferFree(&target->features);
+  coopvecBufferFree(&target->derivedFeatures);
+}
+
+//===----------------------------------------------------------------------===//
+// Can the host run it?
+//===----------------------------------------------------------------------===//
+
+/// The x86 extensions whose instructions LLVM emits for lowered coopvec
+/// code: the vector ISA of the lane vectors, FMAs and f16 conversions, and
+/// the scalar extensions it uses for index arithmetic and masks (BMI2
+/// shifts, LZCNT, POPCNT, MOVBE). Tuning flags ("+fast-gather") are not
+/// instructions, and the host's LLVMGetHostCPUFeatures does not list them,
+/// so the comparison is limited to this list.
+static const char *const kCheckedX86Features[] = {
+    "sse4.1",   "sse4.2",   "popcnt",   "avx",        "avx2",  "fma",
+    "f16c",     "bmi",      "bmi2",     "lzcnt",      "movbe", "avx512f",
+    "avx512bw", "avx512vl", "avx512dq", "avx512fp16",
+};
+enum {
+  kNumCheckedX86Features =
+      sizeof(kCheckedX86Features) / sizeof(kCheckedX86Features[0])
+};
+
+/// Appends the checked features `code` has and `host` lacks to `missing`.
+static void listMissing(const CoopvecCPUTarget *code,
+                        const CoopvecCPUTarget *host, CoopvecBuffer *missing) {
+  for (int i = 0; i < kNumCheckedX86Features; ++i) {
+    const char *name = kCheckedX86Features[i];
+    if (coopvecCPUTargetHasFeature(code, name) &&
+        !coopvecCPUTargetHasFeature(host, name))
+      coopvecBufferAppendf(missing, "%s%s", missing->size ? ", " : "", name);
+  }
+}
+
+bool coopvecCPUTargetCheckHost(const char *cpu, const char *features,
+                               CoopvecBuffer *error) {
+  CoopvecCPUTarget host, code;
+  memset(&host, 0, sizeof(host));
+  memset(&code, 0, sizeof(code));
+  CoopvecBuffer reason = {0}, missing = {0};
+  const char *codeCPU = cpu && *cpu ? cpu : "host";
+  bool ok = coopvecCPUTargetResolve(NULL, "host", NULL, &host, error);
+  if (ok && !coopvecCPUTargetResolve(host.triple, codeCPU, features, &code,
+                                     &reason)) {
+    coopvecBufferAppendf(error,
+                         "the code was compiled for CPU '%s', which this "
+                         "host (%s, %s) cannot run: %s",
+                         codeCPU, host.triple, host.cpu,
+                         coopvecBufferStr(&reason));
+    ok = false;
+  }
+  if (ok)
+    listMissing(&code, &host, &missing);
+  if (ok && missing.size) {
+    coopvecBufferAppendf(error,
+                         "the code was compiled for CPU '%s' with %s, which "
+                         "this host (%s) lacks; lower it for this host "
+                         "(coopvec-lower-to-cpu without target-cpu) or run "
+                         "it on a machine that has them",
+                         code.cpu, coopvecBufferStr(&missing), host.cpu);
+    ok = false;
+  }
+  coopvecBufferFree(&reason);
+  coopvecBufferFree(&missing);
+  coopvecCPUTargetFree(&code);
+  coopvecCPUTargetFree(&host);
+  return ok;
 }

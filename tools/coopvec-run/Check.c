@@ -9,6 +9,11 @@
 // results, and the batch size for written memrefs (every thread adds into
 // them, and the order of those additions is the lowering's choice).
 //
+// The reference (double) is rounded to the result's element type first, as
+// the compiled code's result is: a value above the type's range is then an
+// infinity on both sides, not a false FAIL. NaN matches NaN, an infinity the
+// same infinity, and +0 matches -0 (docs/dialect.md, "Special values").
+//
 //===----------------------------------------------------------------------===//
 
 #include "Runner.h"
@@ -109,12 +114,15 @@ static CoopvecArray *interpreterArgs(const Signature *signature,
                                      CoopvecNpyArray *memrefCopies) {
   CoopvecArray *args =
       calloc((size_t)signature->numArgs + 1, sizeof(CoopvecArray));
-  for (intptr_t i = 0; i < signature->numArgs; ++i) {
-    if (signature->args[i].kind == ArgKindMemRef) {
-      arrayCopy(&initialInputs[i], &memrefCopies[i]);
+  for (intptr_t i = 0; args && i < signature->numArgs; ++i) {
+    if (signature->args[i].kind != CoopvecValueKindMemRef) {
+      args[i] = initialInputs[i].array;
+    } else if (mlirLogicalResultIsSuccess(
+                   arrayCopy(&initialInputs[i], &memrefCopies[i]))) {
       args[i] = memrefCopies[i].array;
     } else {
-      args[i] = initialInputs[i].array;
+      free(args);
+      return NULL;
     }
   }
   return args;
@@ -124,12 +132,19 @@ static CoopvecArray *interpreterResults(const Options *options,
                                         const Signature *signature) {
   CoopvecArray *results =
       calloc((size_t)signature->numResults + 1, sizeof(CoopvecArray));
-  for (intptr_t i = 0; i < signature->numResults; ++i) {
+  bool allocated = results != NULL;
+  for (intptr_t i = 0; allocated && i < signature->numResults; ++i) {
     results[i].dtype = CoopvecDTypeF64;
     results[i].size = options->batch * signature->results[i].length;
     results[i].data = calloc((size_t)results[i].size + 1, sizeof(double));
+    allocated = results[i].data != NULL;
   }
-  return results;
+  if (allocated)
+    return results;
+  for (intptr_t i = 0; results && i < signature->numResults; ++i)
+    free(results[i].data);
+  free(results);
+  return NULL;
 }
 
 static bool compareAll(const Options *options, const Signature *signature,
@@ -175,7 +190,7 @@ static MlirLogicalResult runInterpreter(const Options *options,
 }
 
 static void freeResults(const Signature *signature, CoopvecArray *results) {
-  for (intptr_t i = 0; i < signature->numResults; ++i)
+  for (intptr_t i = 0; results && i < signature->numResults; ++i)
     free(results[i].data);
   free(results);
 }
@@ -186,17 +201,39 @@ MlirLogicalResult interpretRun(const Options *options, MlirModule module,
                                CoopvecNpyArray *results) {
   CoopvecArray *args =
       calloc((size_t)signature->numArgs + 1, sizeof(CoopvecArray));
-  for (intptr_t i = 0; i < signature->numArgs; ++i)
-    args[i] = inputs[i].array;
   CoopvecArray *refResults = interpreterResults(options, signature);
-  MlirLogicalResult status =
-      runInterpreter(options, module, signature, args, refResults);
-  for (intptr_t i = 0; i < signature->numResults; ++i)
+  MlirLogicalResult status = mlirLogicalResultFailure();
+  if (args && refResults) {
+    for (intptr_t i = 0; i < signature->numArgs; ++i)
+      args[i] = inputs[i].array;
+    status = runInterpreter(options, module, signature, args, refResults);
+  } else {
+    runError("out of memory");
+  }
+  for (intptr_t i = 0; refResults && i < signature->numResults; ++i)
     for (int64_t j = 0; j < refResults[i].size; ++j)
       coopvecArraySet(&results[i].array, j, coopvecArrayGet(&refResults[i], j));
   freeResults(signature, refResults);
   free(args);
   return status;
+}
+
+/// `value` rounded to `dtype` (to nearest even; beyond the range, to an
+/// infinity), as the compiled code rounds its result.
+static double roundTo(CoopvecDType dtype, double value) {
+  uint64_t scratch = 0; // room for one element of any dtype
+  CoopvecArray element = {&scratch, dtype, 1};
+  coopvecArraySet(&element, 0, value);
+  return coopvecArrayGet(&element, 0);
+}
+
+static void roundReferences(const Signature *signature,
+                            CoopvecArray *refResults) {
+  for (intptr_t i = 0; i < signature->numResults; ++i)
+    for (int64_t j = 0; j < refResults[i].size; ++j)
+      coopvecArraySet(&refResults[i], j,
+                      roundTo(signature->results[i].dtype,
+                              coopvecArrayGet(&refResults[i], j)));
 }
 
 MlirLogicalResult checkAgainstInterpreter(
@@ -206,17 +243,23 @@ MlirLogicalResult checkAgainstInterpreter(
   CoopvecNpyArray *memrefCopies =
       calloc((size_t)signature->numArgs + 1, sizeof(CoopvecNpyArray));
   CoopvecArray *refArgs =
-      interpreterArgs(signature, initialInputs, memrefCopies);
+      memrefCopies ? interpreterArgs(signature, initialInputs, memrefCopies)
+                   : NULL;
   CoopvecArray *refResults = interpreterResults(options, signature);
-  MlirLogicalResult status =
-      runInterpreter(options, module, signature, refArgs, refResults);
+  MlirLogicalResult status = mlirLogicalResultFailure();
+  if (refArgs && refResults)
+    status = runInterpreter(options, module, signature, refArgs, refResults);
+  else
+    runError("out of memory");
+  if (mlirLogicalResultIsSuccess(status))
+    roundReferences(signature, refResults);
   *passed =
       mlirLogicalResultIsSuccess(status) &&
       compareAll(options, signature, inputs, refArgs, results, refResults);
   if (mlirLogicalResultIsSuccess(status))
     printf("%s\n", *passed ? "PASS" : "FAIL");
   freeResults(signature, refResults);
-  for (intptr_t i = 0; i < signature->numArgs; ++i)
+  for (intptr_t i = 0; memrefCopies && i < signature->numArgs; ++i)
     coopvecNpyArrayDestroy(&memrefCopies[i]);
   free(refArgs);
   free(memrefCopies);

@@ -1,4 +1,11 @@
 //===- Inputs.c - Host arrays: .npy inputs, random inputs, outputs --------===//
+//
+// Every input is bounded before it is allocated: a file by what its
+// argument can hold (coopvecNpyReadLimited reads no more than that), a
+// random memref by --memref-size (at most kMaxMemRefElements) or by the
+// extent the engine derives from the function's accesses.
+//
+//===----------------------------------------------------------------------===//
 
 #include "Runner.h"
 
@@ -29,31 +36,42 @@ static void formatShape(char *out, size_t size, int rank,
     snprintf(out + used, size - (size_t)used, rank == 1 ? ",)" : ")");
 }
 
-/// Allocates a zeroed array of `dtype` with the given shape.
-static void arrayAllocate(CoopvecNpyArray *array, CoopvecDType dtype, int rank,
-                          const int64_t *shape) {
+/// Allocates a zeroed array of `dtype` with the given shape; reports and
+/// fails when it is too large or memory runs out.
+static MlirLogicalResult arrayAllocate(CoopvecNpyArray *array,
+                                       CoopvecDType dtype, int rank,
+                                       const int64_t *shape) {
   memset(array, 0, sizeof(*array));
   array->rank = rank;
   array->array.dtype = dtype;
-  array->array.size = 1;
+  int64_t size = 1, bytes = 0;
+  bool overflow = false;
   for (int i = 0; i < rank; ++i) {
     array->shape[i] = shape[i];
-    array->array.size *= shape[i];
+    overflow |= __builtin_mul_overflow(size, shape[i], &size);
   }
-  size_t bytes = (size_t)(array->array.size * coopvecDTypeGetSize(dtype));
-  array->array.data = calloc(bytes ? bytes : 1, 1);
+  overflow |= __builtin_mul_overflow(size, coopvecDTypeGetSize(dtype), &bytes);
+  if (!overflow)
+    array->array.data = calloc(bytes ? (size_t)bytes : 1, 1);
   if (!array->array.data) {
-    runError("out of memory (%zu bytes)", bytes);
-    exit(1);
+    runError("cannot allocate an array of %lld elements of %s",
+             overflow ? -1LL : (long long)size, coopvecDTypeGetName(dtype));
+    return mlirLogicalResultFailure();
   }
+  array->array.size = size;
+  return mlirLogicalResultSuccess();
 }
 
-void arrayCopy(const CoopvecNpyArray *source, CoopvecNpyArray *copy) {
-  arrayAllocate(copy, source->array.dtype, source->rank, source->shape);
+MlirLogicalResult arrayCopy(const CoopvecNpyArray *source,
+                            CoopvecNpyArray *copy) {
+  if (mlirLogicalResultIsFailure(arrayAllocate(copy, source->array.dtype,
+                                               source->rank, source->shape)))
+    return mlirLogicalResultFailure();
   size_t bytes =
       (size_t)(source->array.size * coopvecDTypeGetSize(source->array.dtype));
   if (bytes)
     memcpy(copy->array.data, source->array.data, bytes);
+  return mlirLogicalResultSuccess();
 }
 
 MlirLogicalResult arraySave(const char *path, const CoopvecNpyArray *array) {
@@ -82,35 +100,39 @@ static bool canConvert(CoopvecDType from, CoopvecDType to) {
          coopvecDTypeGetSize(from) < coopvecDTypeGetSize(to);
 }
 
-static void convertInPlace(CoopvecNpyArray *array, CoopvecDType to) {
+static MlirLogicalResult convertInPlace(CoopvecNpyArray *array,
+                                        CoopvecDType to) {
   CoopvecNpyArray converted;
-  arrayAllocate(&converted, to, array->rank, array->shape);
+  if (mlirLogicalResultIsFailure(
+          arrayAllocate(&converted, to, array->rank, array->shape)))
+    return mlirLogicalResultFailure();
   for (int64_t i = 0; i < array->array.size; ++i)
     coopvecArraySet(&converted.array, i, coopvecArrayGet(&array->array, i));
   coopvecNpyArrayDestroy(array);
   *array = converted;
+  return mlirLogicalResultSuccess();
 }
 
 /// The shape an argument expects, for messages and checks. Dynamic memrefs
 /// accept any length (-1 here).
-static int expectedShape(const ValueInfo *info, int64_t batch, int64_t *shape) {
+static int expectedShape(const CoopvecValueInfo *info, int64_t batch,
+                         int64_t *shape) {
   switch (info->kind) {
-  case ArgKindVec:
+  case CoopvecValueKindVec:
     shape[0] = batch;
     shape[1] = info->length;
     return 2;
-  case ArgKindMemRef:
+  case CoopvecValueKindMemRef:
     shape[0] = info->length;
     return 1;
-  case ArgKindScalar:
+  default:
     return 0;
   }
-  return 0;
 }
 
-static bool shapeMatches(const ValueInfo *info, int64_t batch,
+static bool shapeMatches(const CoopvecValueInfo *info, int64_t batch,
                          const CoopvecNpyArray *array) {
-  if (info->kind == ArgKindScalar)
+  if (info->kind == CoopvecValueKindScalar)
     return array->array.size == 1 && array->rank <= 1;
   int64_t shape[2];
   int rank = expectedShape(info, batch, shape);
@@ -123,7 +145,7 @@ static bool shapeMatches(const ValueInfo *info, int64_t batch,
 }
 
 static MlirLogicalResult checkShape(const char *path, intptr_t index,
-                                    const ValueInfo *info, int64_t batch,
+                                    const CoopvecValueInfo *info, int64_t batch,
                                     const CoopvecNpyArray *array) {
   if (shapeMatches(info, batch, array))
     return mlirLogicalResultSuccess();
@@ -132,34 +154,48 @@ static MlirLogicalResult checkShape(const char *path, intptr_t index,
   int rank = expectedShape(info, batch, shape);
   formatShape(got, sizeof(got), array->rank, array->shape);
   formatShape(want, sizeof(want), rank, shape);
-  if (info->kind == ArgKindScalar)
+  if (info->kind == CoopvecValueKindScalar)
     snprintf(want, sizeof(want), "() or (1,)");
-  else if (info->kind == ArgKindMemRef && info->length < 0)
+  else if (info->kind == CoopvecValueKindMemRef && info->length < 0)
     snprintf(want, sizeof(want), "(N,)");
   runError("%s: argument #%ld (%s) expects shape %s, got %s", path, (long)index,
-           info->typeText, want, got);
+           info->type, want, got);
   return mlirLogicalResultFailure();
 }
 
+/// The most bytes a file for this argument may take: its elements at 8
+/// bytes (the widest dtype, converted when read) plus a generous header.
+static uint64_t fileLimit(const CoopvecValueInfo *info, int64_t batch) {
+  const uint64_t headerBytes = 1 << 20;
+  int64_t elements = info->length >= 0 ? info->length : kMaxMemRefElements;
+  uint64_t bytes;
+  if ((info->kind == CoopvecValueKindVec &&
+       __builtin_mul_overflow(elements, batch, &elements)) ||
+      __builtin_mul_overflow((uint64_t)elements, 8, &bytes) ||
+      __builtin_add_overflow(bytes, headerBytes, &bytes))
+    return UINT64_MAX;
+  return bytes;
+}
+
 static MlirLogicalResult readArg(const char *path, intptr_t index,
-                                 const ValueInfo *info, int64_t batch,
+                                 const CoopvecValueInfo *info, int64_t batch,
                                  CoopvecNpyArray *array) {
   char message[512] = "";
-  if (mlirLogicalResultIsFailure(
-          coopvecNpyRead(path, array, runCollectMessage, message))) {
+  if (mlirLogicalResultIsFailure(coopvecNpyReadLimited(
+          path, fileLimit(info, batch), array, runCollectMessage, message))) {
     runError("%s: %s", path, message);
     return mlirLogicalResultFailure();
   }
   if (!canConvert(array->array.dtype, info->dtype)) {
     runError("%s: argument #%ld (%s) expects dtype '%s', got '%s'", path,
-             (long)index, info->typeText, descrOf(info->dtype),
+             (long)index, info->type, descrOf(info->dtype),
              descrOf(array->array.dtype));
     return mlirLogicalResultFailure();
   }
   if (mlirLogicalResultIsFailure(checkShape(path, index, info, batch, array)))
     return mlirLogicalResultFailure();
   if (array->array.dtype != info->dtype)
-    convertInPlace(array, info->dtype);
+    return convertInPlace(array, info->dtype);
   return mlirLogicalResultSuccess();
 }
 
@@ -188,41 +224,60 @@ static void fillRandom(CoopvecNpyArray *array, uint64_t seed, intptr_t index) {
   }
 }
 
+/// Why the engine cannot bound the accesses of memref argument `index`.
+static void noteUnknownExtent(const Signature *signature, CoopvecEngine *engine,
+                              intptr_t index, const CoopvecArray *known) {
+  int64_t extent;
+  if (coopvecFunctionGetMemRefExtent(signature->function, index, known,
+                                     signature->numArgs,
+                                     &extent) != CoopvecStatusSuccess)
+    fprintf(stderr, "coopvec-run: note: %s\n", coopvecEngineGetError(engine));
+}
+
 /// The length of a random memref: --memref-size, else its static size,
 /// else what its uses touch.
 static MlirLogicalResult randomMemRefLength(const Options *options,
-                                            intptr_t index,
-                                            const ValueInfo *info,
-                                            int64_t *length) {
+                                            const Signature *signature,
+                                            intptr_t index, int64_t *length) {
+  const CoopvecValueInfo *info = &signature->args[index];
+  int64_t used = signature->usedExtents[index];
   *length = info->length;
   if (options->memrefSizes[index] >= 0)
     *length = options->memrefSizes[index];
   else if (*length < 0)
-    *length = info->usedExtent;
-  if (*length >= 0 && info->usedExtent > *length) {
+    *length = used;
+  if (*length >= 0 && used > *length) {
     runError("--memref-size=%ld:%lld is smaller than the %lld elements the "
              "function accesses",
-             (long)index, (long long)*length, (long long)info->usedExtent);
+             (long)index, (long long)*length, (long long)used);
+    return mlirLogicalResultFailure();
+  }
+  if (*length > kMaxMemRefElements) {
+    runError("argument #%ld (%s) would need %lld random elements, more than "
+             "the limit of %d",
+             (long)index, info->type, (long long)*length, kMaxMemRefElements);
     return mlirLogicalResultFailure();
   }
   if (*length >= 0)
     return mlirLogicalResultSuccess();
   runError("cannot derive the size of argument #%ld (%s) from its uses "
            "(an offset is not a constant); pass --memref-size=%ld:SIZE",
-           (long)index, info->typeText, (long)index);
+           (long)index, info->type, (long)index);
   return mlirLogicalResultFailure();
 }
 
-static MlirLogicalResult makeRandom(const Options *options, intptr_t index,
-                                    const ValueInfo *info,
+static MlirLogicalResult makeRandom(const Options *options,
+                                    const Signature *signature, intptr_t index,
                                     CoopvecNpyArray *array) {
+  const CoopvecValueInfo *info = &signature->args[index];
   int64_t shape[2];
   int rank = expectedShape(info, options->batch, shape);
-  if (info->kind == ArgKindMemRef &&
+  if ((info->kind == CoopvecValueKindMemRef &&
+       mlirLogicalResultIsFailure(
+           randomMemRefLength(options, signature, index, &shape[0]))) ||
       mlirLogicalResultIsFailure(
-          randomMemRefLength(options, index, info, &shape[0])))
+          arrayAllocate(array, info->dtype, rank, shape)))
     return mlirLogicalResultFailure();
-  arrayAllocate(array, info->dtype, rank, shape);
   fillRandom(array, options->seed, index);
   return mlirLogicalResultSuccess();
 }
@@ -231,17 +286,19 @@ static MlirLogicalResult makeRandom(const Options *options, intptr_t index,
 // Putting it together
 //===----------------------------------------------------------------------===//
 
-/// A memref read from a file must cover what the function touches, or the
-/// JIT code would read out of bounds.
-static MlirLogicalResult checkExtent(const Options *options, intptr_t index,
-                                     const ValueInfo *info,
+/// A memref read from a file must cover what the function touches (the
+/// engine would refuse it too, without naming the file).
+static MlirLogicalResult checkExtent(const Options *options,
+                                     const Signature *signature, intptr_t index,
                                      const CoopvecNpyArray *array) {
-  if (info->kind != ArgKindMemRef || info->usedExtent <= array->array.size)
+  const CoopvecValueInfo *info = &signature->args[index];
+  int64_t used = signature->usedExtents[index];
+  if (info->kind != CoopvecValueKindMemRef || used <= array->array.size)
     return mlirLogicalResultSuccess();
   runError("%s: argument #%ld (%s) has %lld elements, but the function "
            "accesses %lld",
-           options->argPaths[index], (long)index, info->typeText,
-           (long long)array->array.size, (long long)info->usedExtent);
+           options->argPaths[index], (long)index, info->type,
+           (long long)array->array.size, (long long)used);
   return mlirLogicalResultFailure();
 }
 
@@ -257,39 +314,65 @@ static MlirLogicalResult checkArgCount(const Options *options,
   return mlirLogicalResultSuccess();
 }
 
+/// Reads the --arg files and makes the random scalars: what the extents of
+/// the memrefs depend on. `known[i]` is set for every array made.
+static MlirLogicalResult prepareKnown(const Options *options,
+                                      const Signature *signature,
+                                      CoopvecNpyArray *inputs,
+                                      CoopvecArray *known) {
+  for (intptr_t i = 0; i < signature->numArgs; ++i) {
+    const CoopvecValueInfo *info = &signature->args[i];
+    MlirLogicalResult status;
+    if (i < options->numArgPaths)
+      status =
+          readArg(options->argPaths[i], i, info, options->batch, &inputs[i]);
+    else if (info->kind == CoopvecValueKindScalar)
+      status = makeRandom(options, signature, i, &inputs[i]);
+    else
+      continue;
+    if (mlirLogicalResultIsFailure(status))
+      return status;
+    known[i] = inputs[i].array;
+  }
+  return mlirLogicalResultSuccess();
+}
+
 MlirLogicalResult inputsPrepare(const Options *options, Signature *signature,
+                                CoopvecEngine *engine,
                                 CoopvecNpyArray *inputs) {
   if (mlirLogicalResultIsFailure(checkArgCount(options, signature)))
     return mlirLogicalResultFailure();
   intptr_t numArgs = signature->numArgs;
-  const CoopvecNpyArray **known =
-      calloc((size_t)numArgs + 1, sizeof(const CoopvecNpyArray *));
-  MlirLogicalResult status = mlirLogicalResultSuccess();
-  // Files and random scalars first: scalar offsets size the memrefs.
-  for (intptr_t i = 0; i < numArgs && mlirLogicalResultIsSuccess(status); ++i) {
-    const ValueInfo *info = &signature->args[i];
-    if (i < options->numArgPaths)
-      status =
-          readArg(options->argPaths[i], i, info, options->batch, &inputs[i]);
-    else if (info->kind == ArgKindScalar)
-      status = makeRandom(options, i, info, &inputs[i]);
-    else
-      continue;
-    known[i] = &inputs[i];
-  }
+  CoopvecArray *known = calloc((size_t)numArgs + 1, sizeof(CoopvecArray));
+  MlirLogicalResult status =
+      known ? prepareKnown(options, signature, inputs, known)
+            : mlirLogicalResultFailure();
   if (mlirLogicalResultIsSuccess(status))
-    signatureDeriveExtents(signature, known);
-  for (intptr_t i = 0; i < numArgs && mlirLogicalResultIsSuccess(status); ++i)
-    status = known[i] ? checkExtent(options, i, &signature->args[i], &inputs[i])
-                      : makeRandom(options, i, &signature->args[i], &inputs[i]);
+    status = signatureDeriveExtents(signature, engine, known);
+  for (intptr_t i = 0; i < numArgs && mlirLogicalResultIsSuccess(status); ++i) {
+    if (known[i].data) {
+      status = checkExtent(options, signature, i, &inputs[i]);
+      continue;
+    }
+    status = makeRandom(options, signature, i, &inputs[i]);
+    if (mlirLogicalResultIsFailure(status) &&
+        signature->args[i].kind == CoopvecValueKindMemRef &&
+        signature->args[i].length < 0 && signature->usedExtents[i] < 0 &&
+        options->memrefSizes[i] < 0)
+      noteUnknownExtent(signature, engine, i, known);
+  }
   free(known);
   return status;
 }
 
-void outputsAllocate(const Options *options, const Signature *signature,
-                     CoopvecNpyArray *results) {
+MlirLogicalResult outputsAllocate(const Options *options,
+                                  const Signature *signature,
+                                  CoopvecNpyArray *results) {
   for (intptr_t i = 0; i < signature->numResults; ++i) {
     int64_t shape[2] = {options->batch, signature->results[i].length};
-    arrayAllocate(&results[i], signature->results[i].dtype, 2, shape);
+    if (mlirLogicalResultIsFailure(
+            arrayAllocate(&results[i], signature->results[i].dtype, 2, shape)))
+      return mlirLogicalResultFailure();
   }
+  return mlirLogicalResultSuccess();
 }

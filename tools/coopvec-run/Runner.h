@@ -1,9 +1,10 @@
-//===- Runner.h - coopvec-run internals ----------------------------*- C
+//===- Runner.h - coopvec-run internals -----------------------------*- C
 //-*-===//
 //
-// coopvec-run is split by concern: Signature.c reads the entry function
-// (what each argument is, which memrefs it writes, how large they must be),
-// Inputs.c fills and saves host arrays, Jit.c lowers and runs the module,
+// coopvec-run is a client of the public headers only. It is split by
+// concern: Signature.c reads the entry function through the execution
+// engine (what each argument is, how large memrefs must be), Inputs.c
+// fills and saves host arrays, Jit.c compiles and runs with the engine,
 // Check.c compares against the reference interpreter and prints outputs.
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +12,7 @@
 #ifndef COOPVEC_TOOLS_COOPVEC_RUN_RUNNER_H
 #define COOPVEC_TOOLS_COOPVEC_RUN_RUNNER_H
 
+#include "coopvec-c/ExecutionEngine.h"
 #include "coopvec-c/Interpreter.h"
 #include "coopvec-c/Npy.h"
 
@@ -25,37 +27,28 @@ void runError(const char *format, ...) __attribute__((format(printf, 1, 2)));
 /// An MlirStringCallback collecting a message (userData: char[512]).
 void runCollectMessage(MlirStringRef text, void *userData);
 
-typedef enum ArgKind {
-  ArgKindVec,    // per-thread !coopvec.vec<N, T>: a batch x N array
-  ArgKindMemRef, // shared rank-1 memref: a 1-D array
-  ArgKindScalar, // shared scalar: a 0-d or 1-element array
-} ArgKind;
+/// The largest --memref-size, and the most elements a memref file may hold.
+enum { kMaxMemRefElements = 2147483647 };
 
-/// One argument or result of the entry function.
-typedef struct ValueInfo {
-  ArgKind kind;
-  CoopvecDType dtype;
-  int64_t length;       // vec: N; static memref: its size; otherwise -1
-  bool written;         // memref: the function may write it
-  int64_t usedExtent;   // memref: elements the function touches, -1 unknown
-  const char *typeText; // the type as printed, for messages (owned)
-} ValueInfo;
-
+/// The entry function as the engine describes it.
 typedef struct Signature {
-  MlirOperation func;
+  CoopvecFunction *function;
   intptr_t numArgs, numResults;
-  ValueInfo *args, *results;
+  CoopvecValueInfo *args, *results; // type strings owned by the engine
+  int64_t *usedExtents; // per argument: elements a memref accesses, or -1
   int64_t maxReduction; // longest matvec dot product (>= 1)
 } Signature;
 
-/// Reads the signature of `func`. Reports and fails on argument or result
-/// types coopvec-run cannot marshal.
-MlirLogicalResult signatureInit(Signature *signature, MlirOperation func);
-/// Computes `usedExtent` of each memref argument; scalar index arguments
-/// used as offsets take their values from `inputs` (entries may be NULL
-/// when not known yet).
-void signatureDeriveExtents(Signature *signature,
-                            const CoopvecNpyArray *const *inputs);
+/// Reads the signature of `function` (@entry in `module`). Reports and
+/// fails on argument or result types the engine cannot pass.
+MlirLogicalResult signatureInit(Signature *signature, CoopvecFunction *function,
+                                MlirModule module, const char *entry);
+/// Computes `usedExtents` from the known scalar `inputs` (entries may be
+/// empty). An access the engine cannot bound leaves -1; an invalid one (a
+/// negative or overflowing offset) is reported and fails.
+MlirLogicalResult signatureDeriveExtents(Signature *signature,
+                                         CoopvecEngine *engine,
+                                         const CoopvecArray *inputs);
 void signatureDestroy(Signature *signature);
 
 /// What the user asked for on the command line.
@@ -77,6 +70,8 @@ typedef struct Options {
   const char *sharedLibs[8];
   int numSharedLibs;
   int64_t lanes;
+  int64_t threads; // 0: all cores
+  CoopvecTarget target;
   bool check;
   double rtol, atol;
   bool hasRtol, hasAtol;
@@ -86,20 +81,22 @@ typedef struct Options {
 } Options;
 
 /// Fills `inputs[i]` for every argument from --arg files or --random, and
-/// validates shapes and dtypes against `signature`.
+/// validates shapes, dtypes and memref sizes against `signature`.
 MlirLogicalResult inputsPrepare(const Options *options, Signature *signature,
-                                CoopvecNpyArray *inputs);
+                                CoopvecEngine *engine, CoopvecNpyArray *inputs);
 /// Allocates zeroed outputs (one batch x N array per result).
-void outputsAllocate(const Options *options, const Signature *signature,
-                     CoopvecNpyArray *results);
+MlirLogicalResult outputsAllocate(const Options *options,
+                                  const Signature *signature,
+                                  CoopvecNpyArray *results);
 /// Deep copy of `source` into `copy` (destroy with coopvecNpyArrayDestroy).
-void arrayCopy(const CoopvecNpyArray *source, CoopvecNpyArray *copy);
+MlirLogicalResult arrayCopy(const CoopvecNpyArray *source,
+                            CoopvecNpyArray *copy);
 /// Writes `array` to `path`, reporting errors.
 MlirLogicalResult arraySave(const char *path, const CoopvecNpyArray *array);
 
-/// Lowers a clone of `module` (or the --lowered file), JIT-compiles it and
-/// runs `<entry>_batched` on `inputs`, filling `results`.
-MlirLogicalResult jitRun(const Options *options, MlirModule module,
+/// Compiles the engine (the pipeline was chosen when it was created) and
+/// runs the entry point on `inputs`, filling `results`.
+MlirLogicalResult jitRun(const Options *options, CoopvecEngine *engine,
                          const Signature *signature, CoopvecNpyArray *inputs,
                          CoopvecNpyArray *results);
 

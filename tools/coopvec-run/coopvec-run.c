@@ -3,21 +3,18 @@
 // coopvec-run FILE --entry=NAME --batch=N [--arg=X.npy ...] [--random]
 //   [--check] [--out=PREFIX] ...   (docs/coopvec-run.md)
 //
-// Lowers a clone of FILE with coopvec-lower-to-cpu, JIT-compiles it, runs
-// NAME_batched for N threads on .npy (or random) inputs, writes the outputs
-// as .npy, and with --check compares them with the reference interpreter
-// run on the original module.
+// A client of the public headers: the execution engine lowers a clone of
+// FILE with coopvec-lower-to-cpu, JIT-compiles it and runs NAME_batched for
+// N threads on .npy (or random) inputs; the outputs are written as .npy,
+// and with --check compared with the reference interpreter run on the
+// original module.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Runner.h"
-#include "coopvec-c/Support.h"
 
 #include "coopvec-c/Coopvec.h"
 
-#include "coopvec-c/Support.h"
-
-#include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/Diagnostics.h>
 
 #include <errno.h>
@@ -50,7 +47,7 @@ static const char kUsage[] =
     "         [--out=PREFIX | -o DIR] [--save-inputs=PREFIX] [--print]\n"
     "         [--check [--rtol=R] [--atol=A]] [--reference] [--time]\n"
     "         [--lanes=L] [--pipeline=PIPELINE] [--lowered=FILE]\n"
-    "         [--shared-lib=PATH ...]\n";
+    "         [--shared-lib=PATH ...] [--threads=N] [--target=cpu]\n";
 
 //===----------------------------------------------------------------------===//
 // Options
@@ -113,25 +110,49 @@ static bool parseFlag(const char *arg, Options *options) {
   return true;
 }
 
+/// Parses one numeric `--name=value` option; false if `arg` is not one or
+/// its value is invalid (`*known` tells which).
+static bool parseNumber(const char *arg, Options *options, bool *known) {
+  const char *value;
+  int64_t seed;
+  *known = true;
+  if ((value = valueOf(arg, "--batch")))
+    return parseInt(value, &options->batch) && options->batch >= 1 &&
+           options->batch <= INT32_MAX;
+  if ((value = valueOf(arg, "--seed"))) {
+    if (!parseInt(value, &seed))
+      return false;
+    options->seed = (uint64_t)seed;
+    return true;
+  }
+  if ((value = valueOf(arg, "--memref-size")))
+    return parseMemRefSize(value, options);
+  if ((value = valueOf(arg, "--lanes")))
+    return parseInt(value, &options->lanes) && options->lanes >= 1;
+  if ((value = valueOf(arg, "--threads")))
+    return parseInt(value, &options->threads) && options->threads >= 1 &&
+           options->threads <= 1024;
+  if ((value = valueOf(arg, "--rtol"))) {
+    options->hasRtol = true;
+    return parseDouble(value, &options->rtol);
+  }
+  if ((value = valueOf(arg, "--atol"))) {
+    options->hasAtol = true;
+    return parseDouble(value, &options->atol);
+  }
+  *known = false;
+  return false;
+}
+
 /// Parses one `--name=value` option; false if `arg` is not one or its value
 /// is invalid (`*known` tells which).
 static bool parseValued(const char *arg, Options *options, bool *known) {
   const char *value;
   *known = true;
-  int64_t seed;
   if ((value = valueOf(arg, "--entry")))
     options->entry = value;
-  else if ((value = valueOf(arg, "--batch")))
-    return parseInt(value, &options->batch) && options->batch >= 1 &&
-           options->batch <= INT32_MAX;
   else if ((value = valueOf(arg, "--arg")))
     options->argPaths[options->numArgPaths++] = value;
-  else if ((value = valueOf(arg, "--seed"))) {
-    if (!parseInt(value, &seed))
-      return false;
-    options->seed = (uint64_t)seed;
-  } else if ((value = valueOf(arg, "--memref-size")))
-    return parseMemRefSize(value, options);
   else if ((value = valueOf(arg, "--out")))
     options->outPrefix = value;
   else if ((value = valueOf(arg, "--save-inputs")))
@@ -140,21 +161,15 @@ static bool parseValued(const char *arg, Options *options, bool *known) {
     options->loweredPath = value;
   else if ((value = valueOf(arg, "--pipeline")))
     options->pipeline = value;
+  else if ((value = valueOf(arg, "--target")))
+    return coopvecTargetFromName(value, &options->target);
   else if ((value = valueOf(arg, "--shared-lib"))) {
     if (options->numSharedLibs == 8)
       return false;
     options->sharedLibs[options->numSharedLibs++] = value;
-  } else if ((value = valueOf(arg, "--lanes")))
-    return parseInt(value, &options->lanes) && options->lanes >= 1;
-  else if ((value = valueOf(arg, "--rtol"))) {
-    options->hasRtol = true;
-    return parseDouble(value, &options->rtol);
-  } else if ((value = valueOf(arg, "--atol"))) {
-    options->hasAtol = true;
-    return parseDouble(value, &options->atol);
   } else
-    *known = false;
-  return *known;
+    return parseNumber(arg, options, known);
+  return true;
 }
 
 static bool parseArg(int argc, char **argv, int *i, Options *options,
@@ -225,13 +240,20 @@ static MlirLogicalResult expandMemRefSizes(Options *options,
     options->memrefSizes[i] = -1;
   for (int i = 0; i < options->numMemrefSizeSpecs; ++i) {
     int64_t index = options->memrefSizeSpecs[i][0];
+    int64_t size = options->memrefSizeSpecs[i][1];
     if (index >= signature->numArgs ||
-        signature->args[index].kind != ArgKindMemRef) {
+        signature->args[index].kind != CoopvecValueKindMemRef) {
       runError("--memref-size=%lld:...: argument #%lld of @%s is not a memref",
                (long long)index, (long long)index, options->entry);
       return mlirLogicalResultFailure();
     }
-    options->memrefSizes[index] = options->memrefSizeSpecs[i][1];
+    if (size > kMaxMemRefElements) {
+      runError("--memref-size=%lld:%lld: SIZE is above the limit of %d "
+               "elements",
+               (long long)index, (long long)size, kMaxMemRefElements);
+      return mlirLogicalResultFailure();
+    }
+    options->memrefSizes[index] = size;
   }
   return mlirLogicalResultSuccess();
 }
@@ -264,48 +286,13 @@ static MlirLogicalResult printDiagnostic(MlirDiagnostic diagnostic,
   return mlirLogicalResultSuccess();
 }
 
-static bool isFuncNamed(MlirOperation op, MlirStringRef name) {
-  if (!coopvecOpIsNamed(op, "func.func"))
-    return false;
-  MlirAttribute symbol = mlirOperationGetAttributeByName(
-      op, mlirSymbolTableGetSymbolAttributeName());
-  return !mlirAttributeIsNull(symbol) &&
-         (name.length == 0 ||
-          mlirStringRefEqual(mlirStringAttrGetValue(symbol), name));
-}
-
-/// Finds func.func @entry at the top level; lists the functions otherwise.
-static MlirOperation findEntry(MlirModule module, const char *entry) {
-  MlirBlock body = mlirModuleGetBody(module);
-  MlirStringRef name = mlirStringRefCreateFromCString(entry);
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (isFuncNamed(op, name))
-      return op;
-  fprintf(stderr, "coopvec-run: error: no function @%s; available:", entry);
-  int count = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (!isFuncNamed(op, mlirStringRefCreate(NULL, 0)))
-      continue;
-    MlirStringRef symbol =
-        mlirStringAttrGetValue(mlirOperationGetAttributeByName(
-            op, mlirSymbolTableGetSymbolAttributeName()));
-    fprintf(stderr, "%s @%.*s", count++ ? "," : "", (int)symbol.length,
-            symbol.data);
-  }
-  fprintf(stderr, "%s\n", count ? "" : " (none)");
-  return (MlirOperation){NULL};
-}
-
 //===----------------------------------------------------------------------===//
 // Running
 //===----------------------------------------------------------------------===//
 
-static MlirLogicalResult saveArrays(const char *prefix, const char *infix,
-                                    const CoopvecNpyArray *arrays,
-                                    intptr_t count, const ValueInfo *infos,
-                                    bool onlyWritten) {
+static MlirLogicalResult
+saveArrays(const char *prefix, const char *infix, const CoopvecNpyArray *arrays,
+           intptr_t count, const CoopvecValueInfo *infos, bool onlyWritten) {
   char path[4096];
   for (intptr_t i = 0; i < count; ++i) {
     if (onlyWritten && !infos[i].written)
@@ -343,21 +330,23 @@ static MlirLogicalResult emitOutputs(const Options *options,
 
 /// Runs with prepared inputs; returns the exit code.
 static int execute(const Options *options, MlirModule module,
-                   const Signature *signature, CoopvecNpyArray *inputs,
-                   CoopvecNpyArray *initialInputs, CoopvecNpyArray *results) {
+                   CoopvecEngine *engine, const Signature *signature,
+                   CoopvecNpyArray *inputs, CoopvecNpyArray *initialInputs,
+                   CoopvecNpyArray *results) {
   if (options->saveInputsPrefix &&
       mlirLogicalResultIsFailure(saveArrays(options->saveInputsPrefix, "",
                                             inputs, signature->numArgs,
                                             signature->args, false)))
     return 1;
-  if (options->check)
-    for (intptr_t i = 0; i < signature->numArgs; ++i)
-      arrayCopy(&inputs[i], &initialInputs[i]);
-  outputsAllocate(options, signature, results);
+  for (intptr_t i = 0; options->check && i < signature->numArgs; ++i)
+    if (mlirLogicalResultIsFailure(arrayCopy(&inputs[i], &initialInputs[i])))
+      return 1;
+  if (mlirLogicalResultIsFailure(outputsAllocate(options, signature, results)))
+    return 1;
   MlirLogicalResult ran =
       options->reference
           ? interpretRun(options, module, signature, inputs, results)
-          : jitRun(options, module, signature, inputs, results);
+          : jitRun(options, engine, signature, inputs, results);
   if (mlirLogicalResultIsFailure(ran) ||
       mlirLogicalResultIsFailure(
           emitOutputs(options, signature, inputs, results)))
@@ -370,9 +359,17 @@ static int execute(const Options *options, MlirModule module,
   return passed ? 0 : 1;
 }
 
-static int runEntry(Options *options, MlirModule module, MlirOperation func) {
+static void destroyArrays(CoopvecNpyArray *arrays, size_t count) {
+  for (size_t i = 0; arrays && i < count; ++i)
+    coopvecNpyArrayDestroy(&arrays[i]);
+  free(arrays);
+}
+
+static int runEntry(Options *options, MlirModule module, CoopvecEngine *engine,
+                    CoopvecFunction *function) {
   Signature signature;
-  if (mlirLogicalResultIsFailure(signatureInit(&signature, func)) ||
+  if (mlirLogicalResultIsFailure(
+          signatureInit(&signature, function, module, options->entry)) ||
       mlirLogicalResultIsFailure(expandMemRefSizes(options, &signature))) {
     signatureDestroy(&signature);
     return 1;
@@ -383,18 +380,80 @@ static int runEntry(Options *options, MlirModule module, MlirOperation func) {
   CoopvecNpyArray *initialInputs = calloc(numArgs, sizeof(CoopvecNpyArray));
   CoopvecNpyArray *results = calloc(numResults, sizeof(CoopvecNpyArray));
   int rc = 1;
-  if (mlirLogicalResultIsSuccess(inputsPrepare(options, &signature, inputs)))
-    rc = execute(options, module, &signature, inputs, initialInputs, results);
-  for (size_t i = 0; i < numArgs; ++i) {
-    coopvecNpyArrayDestroy(&inputs[i]);
-    coopvecNpyArrayDestroy(&initialInputs[i]);
-  }
-  for (size_t i = 0; i < numResults; ++i)
-    coopvecNpyArrayDestroy(&results[i]);
-  free(inputs);
-  free(initialInputs);
-  free(results);
+  if (!inputs || !initialInputs || !results)
+    runError("out of memory");
+  else if (mlirLogicalResultIsSuccess(
+               inputsPrepare(options, &signature, engine, inputs)))
+    rc = execute(options, module, engine, &signature, inputs, initialInputs,
+                 results);
+  destroyArrays(inputs, numArgs);
+  destroyArrays(initialInputs, numArgs);
+  destroyArrays(results, numResults);
   signatureDestroy(&signature);
+  return rc;
+}
+
+/// The --lowered module, parsed in `ctx` (null when not needed, or after an
+/// error, which `*failed` tells).
+static MlirModule parseLowered(const Options *options, MlirContext ctx,
+                               bool *failed) {
+  *failed = false;
+  if (!options->loweredPath || options->reference)
+    return (MlirModule){NULL};
+  MlirModule lowered = mlirModuleCreateParseFromFile(
+      ctx, mlirStringRefCreateFromCString(options->loweredPath));
+  if (mlirModuleIsNull(lowered)) {
+    runError("%s: cannot parse the lowered module", options->loweredPath);
+    *failed = true;
+  }
+  return lowered;
+}
+
+/// Creates the engine: the target, the pipeline (--pipeline, or
+/// coopvec-lower-to-cpu with --lanes), the --lowered code, the libraries.
+static CoopvecEngine *createEngine(const Options *options, MlirModule module,
+                                   MlirModule lowered) {
+  char pipeline[256];
+  CoopvecEngineOptions engineOptions = coopvecEngineOptionsGetDefault();
+  engineOptions.target = options->target;
+  engineOptions.pipeline = options->pipeline;
+  if (!options->pipeline && options->lanes > 0) {
+    snprintf(pipeline, sizeof(pipeline),
+             "builtin.module(coopvec-lower-to-cpu{lanes=%lld})",
+             (long long)options->lanes);
+    engineOptions.pipeline = pipeline;
+  }
+  if (!mlirModuleIsNull(lowered))
+    engineOptions.loweredModule = mlirModuleGetOperation(lowered);
+  engineOptions.sharedLibPaths = options->sharedLibs;
+  engineOptions.numSharedLibPaths = options->numSharedLibs;
+  CoopvecEngine *engine = NULL;
+  if (coopvecEngineCreate(mlirModuleGetOperation(module), &engineOptions,
+                          &engine) == CoopvecStatusSuccess)
+    return engine;
+  runError("%s", engine ? coopvecEngineGetError(engine) : "out of memory");
+  coopvecEngineDestroy(engine);
+  return NULL;
+}
+
+static int runModule(Options *options, MlirContext ctx, MlirModule module) {
+  bool failed;
+  MlirModule lowered = parseLowered(options, ctx, &failed);
+  if (failed)
+    return 1;
+  CoopvecEngine *engine = createEngine(options, module, lowered);
+  if (!mlirModuleIsNull(lowered))
+    mlirModuleDestroy(lowered); // the engine keeps a clone
+  if (!engine)
+    return 1;
+  CoopvecFunction *function = NULL;
+  int rc = 1;
+  if (coopvecEngineLookup(engine, options->entry, &function) ==
+      CoopvecStatusSuccess)
+    rc = runEntry(options, module, engine, function);
+  else
+    runError("%s", coopvecEngineGetError(engine));
+  coopvecEngineDestroy(engine);
   return rc;
 }
 
@@ -410,12 +469,8 @@ static int runFile(Options *options, MlirContext ctx) {
   if (mlirModuleIsNull(module))
     return 1;
   int rc = 1;
-  if (mlirLogicalResultIsSuccess(
-          coopvecVerify(mlirModuleGetOperation(module)))) {
-    MlirOperation func = findEntry(module, options->entry);
-    if (!mlirOperationIsNull(func))
-      rc = runEntry(options, module, func);
-  }
+  if (mlirLogicalResultIsSuccess(coopvecVerify(mlirModuleGetOperation(module))))
+    rc = runModule(options, ctx, module);
   mlirModuleDestroy(module);
   return rc;
 }

@@ -1,7 +1,7 @@
 // Command-line and signature errors: one clear message, exit code 1.
 
 // RUN: not coopvec-run %s --entry=nope 2>&1 | FileCheck %s --check-prefix=ENTRY
-// ENTRY: coopvec-run: error: no function @nope; available: @scale, @unsupported, @offsets, @written
+// ENTRY: coopvec-run: error: no function @nope; available: @scale, @unsupported, @offsets, @written, @computed
 
 // RUN: not coopvec-run %s 2>&1 | FileCheck %s --check-prefix=NOENTRY
 // NOENTRY: coopvec-run: error: no --entry
@@ -46,6 +46,19 @@
 // RUN: not coopvec-run %s --entry=written --batch=2 --random 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=DERIVE
 // DERIVE: coopvec-run: error: cannot derive the size of argument #0 (memref<?xf32>) from its uses (an offset is not a constant); pass --memref-size=0:SIZE
+// DERIVE-NEXT: coopvec-run: note: argument #0 (memref<?xf32>) of @written: 'coopvec.store' at {{.*}}cli-errors.mlir:{{[0-9]+}}:3: its offset cannot be evaluated: it depends on 'arith.divui', which the engine cannot evaluate
+// A size does not help the JIT: the engine refuses to run a store it cannot
+// check against the buffer.
+// RUN: not coopvec-run %s --entry=written --batch=2 --random \
+// RUN:   --memref-size=0:8 2>&1 | FileCheck %s --check-prefix=UNCHECKED
+// UNCHECKED: coopvec-run: error: argument #0 (memref<?xf32>) of @written: 'coopvec.store' at {{.*}}: its offset cannot be evaluated: it depends on 'arith.divui'
+
+// Offsets computed with arith addi / subi / muli / index_cast from
+// constants and index arguments are evaluated: (k + 1) * 3 - 1 with k = 0
+// (random index arguments are 0) stores to [2, 6).
+// RUN: coopvec-run %s --entry=computed --batch=2 --random --print \
+// RUN:   | FileCheck %s --check-prefix=COMPUTED
+// COMPUTED: argument 1 (written): f32, shape (6,)
 
 func.func @scale(%x: !coopvec.vec<3, f32>, %s: f32) -> !coopvec.vec<3, f32> {
   %y = "coopvec.mul"(%x, %s) : (!coopvec.vec<3, f32>, f32) -> !coopvec.vec<3, f32>
@@ -70,10 +83,23 @@ func.func @offsets(%w: memref<?xf32>, %off: index, %v: memref<?xf32>) {
   return
 }
 
-// The store offset is computed: no size can be derived.
+// The store offset is computed with an op the engine does not evaluate: no
+// size can be derived.
 func.func @written(%v: memref<?xf32>, %x: !coopvec.vec<2, f32>) {
-  %c1 = arith.constant 1 : index
-  %i = arith.addi %c1, %c1 : index
+  %c4 = arith.constant 4 : index
+  %c2 = arith.constant 2 : index
+  %i = arith.divui %c4, %c2 : index
   "coopvec.store"(%x, %v, %i) : (!coopvec.vec<2, f32>, memref<?xf32>, index) -> ()
+  return
+}
+
+func.func @computed(%k: i64, %v: memref<?xf32>, %x: !coopvec.vec<4, f32>) {
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %i = arith.index_cast %k : i64 to index
+  %j = arith.addi %i, %c1 : index
+  %m = arith.muli %j, %c3 : index
+  %o = arith.subi %m, %c1 : index
+  "coopvec.store"(%x, %v, %o) : (!coopvec.vec<4, f32>, memref<?xf32>, index) -> ()
   return
 }

@@ -1,0 +1,367 @@
+//===- Engine.c - Engines: creation, options, errors ----------------------===//
+//
+// An engine owns a verified clone of the caller's module, so signatures and
+// access checks never depend on IR the caller may change later. Creation is
+// cheap (no lowering): a caller can inspect functions and size its buffers
+// first, and a caller that only needs signatures (coopvec-run --reference)
+// never compiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExecutionEngine/Engine.h"
+
+#include "coopvec-c/Passes.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/Diagnostics.h>
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *coopvecStatusGetName(CoopvecStatus status) {
+  static const char *const names[] = {
+      "success",          "invalid argument", "no backend",    "invalid module",
+      "compile error",    "host mismatch",    "not found",     "not compiled",
+      "unsupported type", "type mismatch",    "size mismatch", "out of bounds",
+      "unknown access",   "out of memory",
+  };
+  if ((unsigned)status >= sizeof(names) / sizeof(names[0]))
+    return "unknown status";
+  return names[status];
+}
+
+static const char *const kTargetNames[] = {"cpu", "cuda", "vulkan"};
+enum { kNumTargets = sizeof(kTargetNames) / sizeof(kTargetNames[0]) };
+
+const char *coopvecTargetGetName(CoopvecTarget target) {
+  return (unsigned)target < kNumTargets ? kTargetNames[target]
+                                        : "unknown target";
+}
+
+bool coopvecTargetFromName(const char *name, CoopvecTarget *target) {
+  for (int i = 0; name && i < kNumTargets; ++i) {
+    if (strcmp(name, kTargetNames[i]) == 0) {
+      *target = (CoopvecTarget)i;
+      return true;
+    }
+  }
+  return false;
+}
+
+CoopvecEngineOptions coopvecEngineOptionsGetDefault(void) {
+  CoopvecEngineOptions options;
+  memset(&options, 0, sizeof(options));
+  options.target = CoopvecTargetCPU;
+  return options;
+}
+
+CoopvecStatus coopvecEngineFail(CoopvecEngine *engine, CoopvecStatus status,
+                                const char *format, ...) {
+  char message[1024];
+  va_list args;
+  va_start(args, format);
+  vsnprintf(message, sizeof(message), format, args);
+  va_end(args);
+  coopvecBufferClear(&engine->error);
+  coopvecBufferAppendStr(&engine->error, message);
+  return status;
+}
+
+const char *coopvecEngineGetError(const CoopvecEngine *engine) {
+  return engine ? coopvecBufferStr(&engine->error) : "no engine";
+}
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+static void appendLocation(CoopvecBuffer *buffer, MlirLocation location) {
+  if (mlirLocationIsAFileLineColRange(location)) {
+    MlirStringRef file =
+        mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(location));
+    coopvecBufferAppendf(buffer, "%.*s:%d:%d", (int)file.length, file.data,
+                         mlirLocationFileLineColRangeGetStartLine(location),
+                         mlirLocationFileLineColRangeGetStartColumn(location));
+    return;
+  }
+  mlirLocationPrint(location, coopvecBufferCallback, buffer);
+}
+
+void coopvecAppendLocation(CoopvecBuffer *buffer, MlirOperation op) {
+  appendLocation(buffer, mlirOperationGetLocation(op));
+}
+
+static void appendDiagnostic(CoopvecBuffer *text, MlirDiagnostic diagnostic) {
+  coopvecBufferAppendStr(text, "\n");
+  appendLocation(text, mlirDiagnosticGetLocation(diagnostic));
+  coopvecBufferAppendf(
+      text,
+      ": %s: ", coopvecSeverityName(mlirDiagnosticGetSeverity(diagnostic)));
+  mlirDiagnosticPrint(diagnostic, coopvecBufferCallback, text);
+  for (intptr_t i = 0; i < mlirDiagnosticGetNumNotes(diagnostic); ++i)
+    appendDiagnostic(text, mlirDiagnosticGetNote(diagnostic, i));
+}
+
+/// Consumes the diagnostic (success): the library must not print, and
+/// MLIR's fallback handler would print unhandled errors to stderr.
+static MlirLogicalResult captureDiagnostic(MlirDiagnostic diagnostic,
+                                           void *userData) {
+  appendDiagnostic(userData, diagnostic);
+  return mlirLogicalResultSuccess();
+}
+
+void coopvecDiagnosticCaptureBegin(CoopvecDiagnosticCapture *capture,
+                                   MlirContext ctx) {
+  memset(capture, 0, sizeof(*capture));
+  capture->ctx = ctx;
+  capture->id = mlirContextAttachDiagnosticHandler(ctx, captureDiagnostic,
+                                                   &capture->text, NULL);
+}
+
+void coopvecDiagnosticCaptureEnd(CoopvecDiagnosticCapture *capture,
+                                 CoopvecEngine *engine) {
+  mlirContextDetachDiagnosticHandler(capture->ctx, capture->id);
+  if (engine && capture->text.size)
+    coopvecBufferAppend(&engine->error, capture->text.data, capture->text.size);
+  coopvecBufferFree(&capture->text);
+}
+
+//===----------------------------------------------------------------------===//
+// Creation
+//===----------------------------------------------------------------------===//
+
+static char *copyString(const char *text) {
+  size_t length = strlen(text) + 1;
+  char *copy = malloc(length);
+  if (copy)
+    memcpy(copy, text, length);
+  return copy;
+}
+
+static CoopvecStatus copyOptions(CoopvecEngine *engine,
+                                 const CoopvecEngineOptions *options) {
+  if (options->numSharedLibPaths < 0 ||
+      (options->numSharedLibPaths > 0 && !options->sharedLibPaths))
+    return coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
+                             "invalid shared library list (%ld paths)",
+                             (long)options->numSharedLibPaths);
+  if (options->pipeline && !(engine->pipeline = copyString(options->pipeline)))
+    return coopvecEngineFail(engine, CoopvecStatusOutOfMemory, "out of memory");
+  intptr_t count = options->numSharedLibPaths;
+  engine->sharedLibPaths = calloc((size_t)count + 1, sizeof(char *));
+  if (!engine->sharedLibPaths)
+    return coopvecEngineFail(engine, CoopvecStatusOutOfMemory, "out of memory");
+  for (intptr_t i = 0; i < count; ++i) {
+    const char *path = options->sharedLibPaths[i];
+    if (!path)
+      return coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
+                               "shared library path #%ld is NULL", (long)i);
+    if (!(engine->sharedLibPaths[i] = copyString(path)))
+      return coopvecEngineFail(engine, CoopvecStatusOutOfMemory,
+                               "out of memory");
+    engine->numSharedLibPaths = i + 1;
+  }
+  return CoopvecStatusSuccess;
+}
+
+static CoopvecStatus checkTarget(CoopvecEngine *engine, CoopvecTarget target) {
+  if ((unsigned)target >= kNumTargets)
+    return coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
+                             "unknown target %d (expected CoopvecTargetCPU, "
+                             "CoopvecTargetCUDA or CoopvecTargetVulkan)",
+                             (int)target);
+  if (target != CoopvecTargetCPU)
+    return coopvecEngineFail(
+        engine, CoopvecStatusNoBackend,
+        "the execution engine has no %s backend yet (target '%s'); only "
+        "'cpu' can run",
+        target == CoopvecTargetCUDA ? "CUDA" : "Vulkan",
+        coopvecTargetGetName(target));
+  return CoopvecStatusSuccess;
+}
+
+static bool isModule(MlirOperation op) {
+  return coopvecOpIsNamed(op, "builtin.module");
+}
+
+/// Verifies `module` (diagnostics become the message) and keeps a clone.
+static CoopvecStatus cloneVerified(CoopvecEngine *engine,
+                                   MlirOperation module) {
+  CoopvecDiagnosticCapture capture;
+  coopvecDiagnosticCaptureBegin(&capture, mlirOperationGetContext(module));
+  bool valid = mlirLogicalResultIsSuccess(coopvecVerify(module));
+  if (!valid)
+    coopvecEngineFail(engine, CoopvecStatusInvalidModule,
+                      "the module does not verify:");
+  coopvecDiagnosticCaptureEnd(&capture, valid ? NULL : engine);
+  if (!valid)
+    return CoopvecStatusInvalidModule;
+  engine->source = mlirOperationClone(module);
+  return CoopvecStatusSuccess;
+}
+
+static CoopvecStatus initEngine(CoopvecEngine *engine, MlirOperation module,
+                                const CoopvecEngineOptions *options) {
+  if (!isModule(module))
+    return coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
+                             "the engine needs a builtin.module");
+  if (!mlirOperationIsNull(options->loweredModule) &&
+      !isModule(options->loweredModule))
+    return coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
+                             "the lowered module must be a builtin.module");
+  CoopvecStatus status = checkTarget(engine, options->target);
+  if (status == CoopvecStatusSuccess)
+    status = copyOptions(engine, options);
+  if (status == CoopvecStatusSuccess)
+    status = cloneVerified(engine, module);
+  if (status == CoopvecStatusSuccess &&
+      !mlirOperationIsNull(options->loweredModule))
+    engine->lowered = mlirOperationClone(options->loweredModule);
+  return status;
+}
+
+CoopvecStatus coopvecEngineCreate(MlirOperation module,
+                                  const CoopvecEngineOptions *options,
+                                  CoopvecEngine **engine) {
+  if (!engine)
+    return CoopvecStatusInvalidArgument;
+  *engine = calloc(1, sizeof(CoopvecEngine));
+  if (!*engine)
+    return CoopvecStatusOutOfMemory;
+  CoopvecEngineOptions defaults = coopvecEngineOptionsGetDefault();
+  (*engine)->target = options ? options->target : defaults.target;
+  return initEngine(*engine, module, options ? options : &defaults);
+}
+
+void coopvecEngineDestroy(CoopvecEngine *engine) {
+  if (!engine)
+    return;
+  for (intptr_t i = 0; i < engine->numFunctions; ++i) {
+    coopvecFunctionFree(engine->functions[i]);
+    free(engine->functions[i]);
+  }
+  free(engine->functions);
+  if (!mlirExecutionEngineIsNull(engine->jit))
+    mlirExecutionEngineDestroy(engine->jit);
+  if (!mlirOperationIsNull(engine->source))
+    mlirOperationDestroy(engine->source);
+  if (!mlirOperationIsNull(engine->lowered))
+    mlirOperationDestroy(engine->lowered);
+  for (intptr_t i = 0; i < engine->numSharedLibPaths; ++i)
+    free(engine->sharedLibPaths[i]);
+  free(engine->sharedLibPaths);
+  free(engine->pipeline);
+  coopvecBufferFree(&engine->error);
+  free(engine);
+}
+
+bool coopvecEngineIsCompiled(const CoopvecEngine *engine) {
+  return engine && !mlirExecutionEngineIsNull(engine->jit);
+}
+
+void coopvecEngineGetCompileTimes(const CoopvecEngine *engine,
+                                  double *loweringSeconds, double *jitSeconds) {
+  if (loweringSeconds)
+    *loweringSeconds = engine ? engine->loweringSeconds : 0;
+  if (jitSeconds)
+    *jitSeconds = engine ? engine->jitSeconds : 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Lookup
+//===----------------------------------------------------------------------===//
+
+static MlirStringRef symbolOf(MlirOperation op) {
+  MlirAttribute symbol = mlirOperationGetAttributeByName(
+      op, mlirSymbolTableGetSymbolAttributeName());
+  return mlirAttributeIsNull(symbol) || !mlirAttributeIsAString(symbol)
+             ? mlirStringRefCreate(NULL, 0)
+             : mlirStringAttrGetValue(symbol);
+}
+
+static MlirOperation findFunc(MlirOperation module, const char *name) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+  MlirStringRef wanted = mlirStringRefCreateFromCString(name);
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (coopvecOpIsNamed(op, "func.func") &&
+        mlirStringRefEqual(symbolOf(op), wanted))
+      return op;
+  return (MlirOperation){NULL};
+}
+
+/// "no function @x; available: @a, @b" (or "(none)").
+static CoopvecStatus failNotFound(CoopvecEngine *engine, const char *name) {
+  coopvecEngineFail(engine, CoopvecStatusNotFound,
+                    "no function @%s; available:", name);
+  MlirBlock body =
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(engine->source, 0));
+  int count = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirStringRef symbol = symbolOf(op);
+    if (coopvecOpIsNamed(op, "func.func") && symbol.data)
+      coopvecBufferAppendf(&engine->error, "%s @%.*s", count++ ? "," : "",
+                           (int)symbol.length, symbol.data);
+  }
+  if (!count)
+    coopvecBufferAppendStr(&engine->error, " (none)");
+  return CoopvecStatusNotFound;
+}
+
+static CoopvecFunction *findLookedUp(CoopvecEngine *engine, const char *name) {
+  for (intptr_t i = 0; i < engine->numFunctions; ++i)
+    if (strcmp(engine->functions[i]->name, name) == 0)
+      return engine->functions[i];
+  return NULL;
+}
+
+/// Appends `function` to the engine's list; false when out of memory.
+static bool remember(CoopvecEngine *engine, CoopvecFunction *function) {
+  CoopvecFunction **grown =
+      realloc(engine->functions,
+              (size_t)(engine->numFunctions + 1) * sizeof(CoopvecFunction *));
+  if (!grown)
+    return false;
+  engine->functions = grown;
+  engine->functions[engine->numFunctions++] = function;
+  return true;
+}
+
+CoopvecStatus coopvecEngineLookup(CoopvecEngine *engine, const char *name,
+                                  CoopvecFunction **function) {
+  if (!engine || !name || !function)
+    return engine ? coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
+                                      "coopvecEngineLookup: NULL argument")
+                  : CoopvecStatusInvalidArgument;
+  *function = NULL;
+  if (mlirOperationIsNull(engine->source))
+    return coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
+                             "the engine was not created successfully");
+  if ((*function = findLookedUp(engine, name)))
+    return CoopvecStatusSuccess;
+  MlirOperation func = findFunc(engine->source, name);
+  if (mlirOperationIsNull(func))
+    return failNotFound(engine, name);
+  CoopvecFunction *created = calloc(1, sizeof(CoopvecFunction));
+  if (!created)
+    return coopvecEngineFail(engine, CoopvecStatusOutOfMemory, "out of memory");
+  created->engine = engine;
+  created->name = copyString(name);
+  CoopvecStatus status =
+      created->name ? coopvecFunctionInit(created, func)
+                    : coopvecEngineFail(engine, CoopvecStatusOutOfMemory,
+                                        "out of memory");
+  if (status == CoopvecStatusSuccess && !remember(engine, created))
+    status =
+        coopvecEngineFail(engine, CoopvecStatusOutOfMemory, "out of memory");
+  if (status != CoopvecStatusSuccess) {
+    coopvecFunctionFree(created);
+    free(created);
+    return status;
+  }
+  *function = created;
+  return status;
+}

@@ -1,0 +1,104 @@
+//===- Engine.h - The execution engine (internal) ------------------*- C
+//-*-===//
+//
+// The engine is split by concern: Engine.c creates and destroys engines and
+// keeps their error message, Compile.c lowers and JIT-compiles (and checks
+// that the host can run the code), Signature.c reads a function's signature
+// and the uses of its memref arguments, Extent.c evaluates those uses to
+// element ranges for given scalar arguments, Run.c checks the caller's
+// arrays and runs the batch on host threads.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COOPVEC_LIB_EXECUTIONENGINE_ENGINE_H
+#define COOPVEC_LIB_EXECUTIONENGINE_ENGINE_H
+
+#include "coopvec-c/ExecutionEngine.h"
+#include "coopvec-c/Support.h"
+
+#include <mlir-c/ExecutionEngine.h>
+#include <mlir-c/IR.h>
+
+/// One use of a memref argument: elements [start, start + length) of the
+/// buffer, where start is `offset` (an index value) or, for a matrix view,
+/// the constant `constantStart`. Masked ops touch only the elements whose
+/// mask bit is set.
+typedef struct CoopvecAccess {
+  MlirOperation op;      // the user, for messages
+  MlirValue offset;      // null for matrix_view
+  int64_t constantStart; // matrix_view: its element offset
+  int64_t length;        // N, or M * K for a matrix view
+  MlirValue mask;        // masked_load / masked_store, else null
+  bool known;            // false: a use whose accesses cannot be bounded
+} CoopvecAccess;
+
+typedef struct CoopvecAccessList {
+  CoopvecAccess *items;
+  intptr_t count;
+} CoopvecAccessList;
+
+/// The packed entry point of mlirExecutionEngineLookupPacked.
+typedef void (*CoopvecPackedFunction)(void **);
+
+struct CoopvecFunction {
+  CoopvecEngine *engine;
+  char *name;
+  MlirOperation func; // in the engine's clone of the module
+  intptr_t numArgs, numResults;
+  CoopvecValueInfo *args, *results;
+  CoopvecAccessList *accesses; // per argument (empty unless memref)
+  /// A memref is stored into (not accumulated): the last thread's store
+  /// must be the final one, so its chunk runs after the others.
+  bool ordered;
+  CoopvecPackedFunction entry; // resolved on the first run
+};
+
+struct CoopvecEngine {
+  CoopvecTarget target;
+  char *pipeline; // NULL: the default
+  MlirOperation source;
+  MlirOperation lowered; // a clone of the options' module, or null
+  char **sharedLibPaths;
+  intptr_t numSharedLibPaths;
+  MlirExecutionEngine jit;
+  double loweringSeconds, jitSeconds;
+  CoopvecBuffer error;
+  CoopvecFunction **functions;
+  intptr_t numFunctions;
+};
+
+/// Replaces the engine's message with the formatted one; returns `status`.
+CoopvecStatus coopvecEngineFail(CoopvecEngine *engine, CoopvecStatus status,
+                                const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/// Collects the diagnostics of `ctx` into a buffer while attached, so that
+/// they become part of an error message instead of being printed.
+typedef struct CoopvecDiagnosticCapture {
+  MlirContext ctx;
+  MlirDiagnosticHandlerID id;
+  CoopvecBuffer text;
+} CoopvecDiagnosticCapture;
+
+void coopvecDiagnosticCaptureBegin(CoopvecDiagnosticCapture *capture,
+                                   MlirContext ctx);
+/// Detaches; appends what was captured (one "\n"-led line per diagnostic)
+/// to the engine's message and frees the capture.
+void coopvecDiagnosticCaptureEnd(CoopvecDiagnosticCapture *capture,
+                                 CoopvecEngine *engine);
+
+/// Prints `op`'s location as `file:line:col` (or MLIR's form of others).
+void coopvecAppendLocation(CoopvecBuffer *buffer, MlirOperation op);
+
+/// Signature.c: reads the signature of func.func `func`.
+CoopvecStatus coopvecFunctionInit(CoopvecFunction *function,
+                                  MlirOperation func);
+void coopvecFunctionFree(CoopvecFunction *function);
+
+/// Extent.c: the extent of memref argument `index` (see
+/// coopvecFunctionGetMemRefExtent); `args` have been checked to be numArgs
+/// entries.
+CoopvecStatus coopvecComputeExtent(CoopvecFunction *function, intptr_t index,
+                                   const CoopvecArray *args, int64_t *extent);
+
+#endif // COOPVEC_LIB_EXECUTIONENGINE_ENGINE_H
