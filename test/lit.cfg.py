@@ -1,6 +1,7 @@
 # lit configuration for the coopvec test suite.
 import os
 import shutil
+import subprocess
 
 import lit.formats
 
@@ -30,8 +31,21 @@ if config.sanitize:
     # are not ours. Our leaks are caught by valgrind runs (docs/testing.md).
     config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1:halt_on_error=1"
-if shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH", "")):
+ptxas = shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH", ""))
+if ptxas:
     config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+# The Python package's tests (test/python) need NumPy and pytest: Debian's
+# python3-numpy and python3-pytest, which belong to /usr/bin/python3. The
+# first interpreter that imports both (python3 on PATH, then Debian's) runs
+# them as %python.
+for python in (shutil.which("python3", path=path), "/usr/bin/python3"):
+    if python and subprocess.run([python, "-c", "import numpy, pytest"],
+                                 stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL).returncode == 0:
+        config.available_features.add("python-numpy")
+        config.substitutions.append(("%python", python))
+        break
 if shutil.which("pkg-config"):
     config.available_features.add("pkg-config")
 if shutil.which("valgrind"):

@@ -2,7 +2,8 @@
 |*                                                                            *|
 |* Turns a module in the LLVM dialect (e.g. after coopvec-lower-to-cpu) into  *|
 |* LLVM IR text, native assembly or a native object file, optimized for the   *|
-|* host or a given CPU, so lowered code links into a C program without MLIR.  *|
+|* host or a given CPU, so lowered code links into a C program without MLIR;  *|
+|* and a module after coopvec-lower-to-nvvm into PTX text or a cubin.         *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -42,6 +43,23 @@ coopvecEmitLLVM(MlirOperation module, CoopvecEmitKind kind,
                 const CoopvecTargetOptions *options, MlirStringCallback output,
                 void *outputUserData, MlirStringCallback errorCallback,
                 void *errorUserData);
+
+typedef enum CoopvecGPUEmitKind {
+  CoopvecEmitPTX,   // the PTX text of the NVVM object
+  CoopvecEmitCubin, // that PTX assembled by ptxas for the object's chip
+} CoopvecGPUEmitKind;
+
+/// Writes the NVVM object of the `gpu.binary` in `module` (what
+/// coopvec-lower-to-nvvm leaves: one object holding PTX text) as `kind`,
+/// streaming the bytes to `output`; the PTX is not NUL-terminated (use the
+/// length). A cubin comes from running `ptxas -arch=<the object's chip>`:
+/// the one named by the environment variable COOPVEC_PTXAS if set, else
+/// `ptxas` on PATH, else /usr/local/cuda/bin/ptxas. Errors (no such
+/// object, no ptxas, ptxas's messages) go to `errorCallback`.
+COOPVEC_EXPORT MlirLogicalResult
+coopvecEmitGPU(MlirOperation module, CoopvecGPUEmitKind kind,
+               MlirStringCallback output, void *outputUserData,
+               MlirStringCallback errorCallback, void *errorUserData);
 
 #ifdef __cplusplus
 }

@@ -273,9 +273,34 @@ void coopvecBuildAtomicAdd(CoopvecBuilder *b, MlirValue value,
                 1, &kind);
 }
 
+MlirValue coopvecBuildMemrefLoad(CoopvecBuilder *b, MlirValue memref,
+                                 MlirValue index) {
+  MlirValue operands[] = {memref, index};
+  return coopvecBuild1(b, "memref.load", 2, operands,
+                       mlirShapedTypeGetElementType(mlirValueGetType(memref)),
+                       0, NULL);
+}
+
+void coopvecBuildMemrefStore(CoopvecBuilder *b, MlirValue value,
+                             MlirValue memref, MlirValue index) {
+  MlirValue operands[] = {value, memref, index};
+  coopvecBuild0(b, "memref.store", 3, operands, 0, NULL);
+}
+
 //===----------------------------------------------------------------------===//
 // scf.for
 //===----------------------------------------------------------------------===//
+
+/// Inserts an op created from an MlirOperationState (ops with regions are
+/// not made by coopvecBuildOperation) where `b` inserts.
+static void insertAt(CoopvecBuilder *b, MlirOperation op) {
+  if (b->rewriter.ptr)
+    mlirRewriterBaseInsert(b->rewriter, op);
+  else if (mlirOperationIsNull(b->before))
+    mlirBlockAppendOwnedOperation(b->block, op);
+  else
+    mlirBlockInsertOwnedOperationBefore(b->block, b->before, op);
+}
 
 CoopvecLoop coopvecBuildFor(CoopvecBuilder *b, MlirValue lower,
                             MlirValue upper, MlirValue step, intptr_t numInits,
@@ -310,12 +335,7 @@ CoopvecLoop coopvecBuildFor(CoopvecBuilder *b, MlirValue lower,
   free(operands);
   if (mlirOperationIsNull(op))
     abort(); // the operands are index values and the inits match the types
-  if (b->rewriter.ptr)
-    mlirRewriterBaseInsert(b->rewriter, op);
-  else if (mlirOperationIsNull(b->before))
-    mlirBlockAppendOwnedOperation(b->block, op);
-  else
-    mlirBlockInsertOwnedOperationBefore(b->block, b->before, op);
+  insertAt(b, op);
   CoopvecLoop loop = {op, mlirBlockGetArgument(block, 0), block,
                       coopvecBuilderAtEnd(block, b->location)};
   return loop;
@@ -336,6 +356,30 @@ void coopvecSetNoUnroll(CoopvecLoop *loop) {
 void coopvecFinishFor(CoopvecLoop *loop, intptr_t numValues,
                       const MlirValue *values) {
   coopvecBuild0(&loop->body, "scf.yield", numValues, values, 0, NULL);
+}
+
+//===----------------------------------------------------------------------===//
+// scf.if
+//===----------------------------------------------------------------------===//
+
+CoopvecIf coopvecBuildIf(CoopvecBuilder *b, MlirValue condition) {
+  MlirBlock block = mlirBlockCreate(0, NULL, NULL);
+  MlirRegion regions[] = {mlirRegionCreate(), mlirRegionCreate()};
+  mlirRegionAppendOwnedBlock(regions[0], block);
+  MlirOperationState state = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("scf.if"), b->location);
+  mlirOperationStateAddOperands(&state, 1, &condition);
+  mlirOperationStateAddOwnedRegions(&state, 2, regions);
+  MlirOperation op = mlirOperationCreate(&state);
+  if (mlirOperationIsNull(op))
+    abort(); // the condition is an i1
+  insertAt(b, op);
+  CoopvecIf branch = {op, coopvecBuilderAtEnd(block, b->location)};
+  return branch;
+}
+
+void coopvecFinishIf(CoopvecIf *branch) {
+  coopvecBuild0(&branch->then, "scf.yield", 0, NULL, 0, NULL);
 }
 
 //===----------------------------------------------------------------------===//

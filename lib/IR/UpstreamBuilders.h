@@ -127,6 +127,24 @@ void coopvecSetNoUnroll(CoopvecLoop *loop);
 void coopvecFinishFor(CoopvecLoop *loop, intptr_t numValues,
                       const MlirValue *values);
 
+/// memref.load `memref`[`index`] / memref.store `value`, `memref`[`index`]
+/// of a rank-1 memref.
+MlirValue coopvecBuildMemrefLoad(CoopvecBuilder *b, MlirValue memref,
+                                 MlirValue index);
+void coopvecBuildMemrefStore(CoopvecBuilder *b, MlirValue value,
+                             MlirValue memref, MlirValue index);
+
+/// An `scf.if` without results and without an else region, under
+/// construction: `then` appends to its block until coopvecFinishIf adds the
+/// scf.yield.
+typedef struct CoopvecIf {
+  MlirOperation op;
+  CoopvecBuilder then;
+} CoopvecIf;
+
+CoopvecIf coopvecBuildIf(CoopvecBuilder *b, MlirValue condition);
+void coopvecFinishIf(CoopvecIf *branch);
+
 /// `type` with its element type replaced (vectors keep their shape).
 MlirType coopvecWithElementType(MlirType type, MlirType element);
 /// The element type of a vector, or `type` itself.

@@ -39,6 +39,8 @@ typedef struct DriverOptions {
   const char *passPipeline;    // --pass-pipeline, or NULL
   CoopvecEmitKind emitKind;    // with emitLLVM: --emit=llvm|asm|obj
   bool emitLLVM;               // false: --emit=mlir (the default)
+  CoopvecGPUEmitKind gpuEmitKind; // with emitGPU: --emit=ptx|cubin
+  bool emitGPU;                   // a gpu.binary object, not the module
   CoopvecTargetOptions target; // --target-triple/--target-cpu/--opt-level
   PassFlag *passFlags;         // in command-line order
   size_t numPassFlags;

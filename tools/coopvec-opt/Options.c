@@ -159,7 +159,7 @@ static bool setInput(DriverOptions *options, const char *path) {
   return true;
 }
 
-/// --emit=mlir|llvm|asm|obj.
+/// --emit=mlir|llvm|asm|obj|ptx|cubin.
 static bool setEmit(DriverOptions *options, const char *value) {
   static const struct {
     const char *name;
@@ -167,7 +167,11 @@ static bool setEmit(DriverOptions *options, const char *value) {
   } kinds[] = {{"llvm", CoopvecEmitLLVMIR},
                {"asm", CoopvecEmitAssembly},
                {"obj", CoopvecEmitObject}};
-  options->emitLLVM = false;
+  static const struct {
+    const char *name;
+    CoopvecGPUEmitKind kind;
+  } gpuKinds[] = {{"ptx", CoopvecEmitPTX}, {"cubin", CoopvecEmitCubin}};
+  options->emitLLVM = options->emitGPU = false;
   if (strcmp(value, "mlir") == 0)
     return true;
   for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i) {
@@ -177,9 +181,16 @@ static bool setEmit(DriverOptions *options, const char *value) {
       return true;
     }
   }
+  for (size_t i = 0; i < sizeof(gpuKinds) / sizeof(gpuKinds[0]); ++i) {
+    if (strcmp(value, gpuKinds[i].name) == 0) {
+      options->emitGPU = true;
+      options->gpuEmitKind = gpuKinds[i].kind;
+      return true;
+    }
+  }
   fprintf(stderr,
           "coopvec-opt: error: invalid --emit value '%s' (expected mlir, "
-          "llvm, asm or obj)\n",
+          "llvm, asm, obj, ptx or cubin)\n",
           value);
   return false;
 }
@@ -248,9 +259,10 @@ bool parseCommandLine(int argc, char **argv, DriverOptions *options) {
   for (int i = 1; i < argc; ++i)
     if (!parseArgument(argc, argv, &i, options, &onlyPositional))
       return false;
-  if (options->emitLLVM && options->splitInputFile) {
-    fprintf(stderr, "coopvec-opt: error: --emit=llvm/asm/obj produces one "
-                    "module and cannot be combined with --split-input-file\n");
+  if ((options->emitLLVM || options->emitGPU) && options->splitInputFile) {
+    fprintf(stderr, "coopvec-opt: error: --emit=llvm/asm/obj/ptx/cubin "
+                    "produces one module and cannot be combined with "
+                    "--split-input-file\n");
     return false;
   }
   if (!options->inputPath)
@@ -323,7 +335,8 @@ void printHelp(FILE *stream) {
   printOption(stream, "--emit=<kind>",
               "Output: mlir (default), llvm (LLVM IR), asm or obj (native "
               "object file); llvm/asm/obj need LLVM-dialect input, e.g. "
-              "after --coopvec-lower-to-cpu");
+              "after --coopvec-lower-to-cpu; ptx or cubin (through ptxas) "
+              "need a gpu.binary, e.g. after --coopvec-lower-to-nvvm");
   printOption(stream, "--target-cpu=<cpu>",
               "CPU for --emit=asm/obj (default: the host CPU and its "
               "features)");

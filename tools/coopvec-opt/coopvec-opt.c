@@ -97,6 +97,11 @@ static bool runOnText(Driver *driver, const char *text, size_t size) {
     ok = mlirLogicalResultIsSuccess(coopvecEmitLLVM(
         module, driver->options->emitKind, &driver->options->target,
         coopvecBufferCallback, &driver->output, printEmitError, NULL));
+  } else if (ok && driver->options->emitGPU) {
+    ok = mlirLogicalResultIsSuccess(
+        coopvecEmitGPU(module, driver->options->gpuEmitKind,
+                       coopvecBufferCallback, &driver->output, printEmitError,
+                       NULL));
   } else if (ok) {
     mlirOperationPrintWithFlags(module, driver->printingFlags,
                                 coopvecBufferCallback, &driver->output);

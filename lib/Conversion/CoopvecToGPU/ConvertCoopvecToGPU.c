@@ -1,0 +1,455 @@
+//===- ConvertCoopvecToGPU.c - convert-coopvec-to-gpu ---------------------===//
+//
+// Turns every per-thread function @f into the kernel @f_kernel of the
+// module's `gpu.module @coopvec_kernels`: GPU thread i of the batch runs
+// thread i of @f. The kernel takes the arguments of the CPU's @f_batched
+// in the same order, so an execution engine marshals both alike, and
+// carries its launch contract as attributes (docs/execution-model.md, "GPU
+// targets"). Only target-neutral dialects are emitted; NVVM and SPIR-V
+// pipelines lower them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/CoopvecToGPU/GPU.h"
+
+#include "Dialect/Verifier.h"
+#include "Pass/PassDef.h"
+
+#include "coopvec-c/Support.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <mlir-c/Dialect/Arith.h>
+#include <mlir-c/Dialect/GPU.h>
+#include <mlir-c/Dialect/Math.h>
+#include <mlir-c/Dialect/MemRef.h>
+#include <mlir-c/Dialect/SCF.h>
+#include <mlir-c/Dialect/Vector.h>
+
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char passName[] = "convert-coopvec-to-gpu";
+static const char gpuModuleName[] = "coopvec_kernels";
+
+typedef struct ConvertOptions {
+  char matvec[COOPVEC_OPTION_STRING_MAX];
+  bool allowTF32;
+  int64_t blockSize;
+  int64_t subgroupSize;
+  int64_t workgroupMemory;
+} ConvertOptions;
+
+enum { MAX_BLOCK_SIZE = 1024, MAX_WORKGROUP_MEMORY = 1 << 20 };
+
+static const CoopvecThreadMapping gpuMapping;
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+static bool parseMatvecMode(const char *text, GPUMatvecMode *mode) {
+  static const struct {
+    const char *name;
+    GPUMatvecMode mode;
+  } modes[] = {
+      {"auto", GPUMatvecAuto}, {"mma", GPUMatvecMMA}, {"simt", GPUMatvecSIMT}};
+  for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); ++i)
+    if (strcmp(text, modes[i].name) == 0) {
+      *mode = modes[i].mode;
+      return true;
+    }
+  return false;
+}
+
+static bool isPowerOfTwo(int64_t value) {
+  return value > 0 && (value & (value - 1)) == 0;
+}
+
+/// Checks the options into `config`; the message of the first bad one goes
+/// to `message`.
+static void resolveOptions(const ConvertOptions *options, GPUConfig *config,
+                           CoopvecBuffer *message) {
+  config->allowTF32 = options->allowTF32;
+  config->blockSize = options->blockSize;
+  config->subgroupSize = options->subgroupSize;
+  config->workgroupMemory = options->workgroupMemory;
+  if (!parseMatvecMode(options->matvec, &config->matvec))
+    coopvecBufferAppendf(message,
+                         "matvec=%s is not a schedule; use mma, "
+                         "simt or auto",
+                         options->matvec);
+  else if (!isPowerOfTwo(options->subgroupSize) || options->subgroupSize < 4 ||
+           options->subgroupSize > 128)
+    coopvecBufferAppendf(message,
+                         "subgroup-size=%lld must be a power of "
+                         "two from 4 to 128",
+                         (long long)options->subgroupSize);
+  else if (options->blockSize < options->subgroupSize ||
+           options->blockSize > MAX_BLOCK_SIZE ||
+           options->blockSize % options->subgroupSize != 0)
+    coopvecBufferAppendf(message,
+                         "block-size=%lld must be a multiple of "
+                         "subgroup-size=%lld, at most %d",
+                         (long long)options->blockSize,
+                         (long long)options->subgroupSize, MAX_BLOCK_SIZE);
+  else if (options->workgroupMemory < 0 ||
+           options->workgroupMemory > MAX_WORKGROUP_MEMORY)
+    coopvecBufferAppendf(message,
+                         "workgroup-memory=%lld is out of range; use "
+                         "0 to %d bytes",
+                         (long long)options->workgroupMemory,
+                         MAX_WORKGROUP_MEMORY);
+}
+
+//===----------------------------------------------------------------------===//
+// Checks (nothing changes until every per-thread function passes)
+//===----------------------------------------------------------------------===//
+
+static MlirBlock moduleBody(MlirOperation module) {
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
+}
+
+/// The kernels go into a new `gpu.module @coopvec_kernels`.
+static bool checkGPUModuleName(MlirOperation module) {
+  for (MlirOperation op = mlirBlockGetFirstOperation(moduleBody(module));
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
+    MlirStringRef name = coopvecSymbolNameOf(op);
+    if (name.length == strlen(gpuModuleName) &&
+        strncmp(name.data, gpuModuleName, name.length) == 0) {
+      coopvecEmitOpError(op,
+                         "is named @%s, the gpu.module %s creates for "
+                         "the kernels",
+                         gpuModuleName, passName);
+      return false;
+    }
+  }
+  return true;
+}
+
+/// Checks every per-thread function and plans its matvecs (`plans[i]`
+/// for function i); reports every error before returning.
+static bool checkFunctions(MlirOperation module,
+                           const CoopvecFunctionList *list,
+                           const GPUConfig *config, GPUPlan *plans) {
+  bool ok = list->count == 0 || checkGPUModuleName(module);
+  for (intptr_t i = 0; i < list->count; ++i) {
+    bool valid = coopvecCheckPerThreadFunction(list->ops[i], module, list,
+                                               passName, "_kernel", NULL);
+    ok &= valid && gpuPlanFunction(list->ops[i], config, passName, &plans[i]);
+  }
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// The gpu.module and the kernel
+//===----------------------------------------------------------------------===//
+
+static MlirType memrefOf(MlirType element) {
+  int64_t shape[] = {mlirShapedTypeGetDynamicSize()};
+  return mlirMemRefTypeContiguousGet(element, 1, shape, mlirAttributeGetNull());
+}
+
+/// (n, arguments with vec -> memref<?xT>, one memref<?xT> per result) -> (),
+/// the signature of the CPU's @f_batched.
+static MlirType kernelType(MlirContext ctx, MlirType type) {
+  intptr_t numInputs = mlirFunctionTypeGetNumInputs(type);
+  intptr_t numResults = mlirFunctionTypeGetNumResults(type);
+  intptr_t count = 1 + numInputs + numResults;
+  MlirType *inputs = calloc((size_t)count, sizeof(MlirType));
+  if (!inputs)
+    abort();
+  inputs[0] = mlirIndexTypeGet(ctx);
+  for (intptr_t i = 0; i < numInputs; ++i) {
+    MlirType input = mlirFunctionTypeGetInput(type, i);
+    inputs[1 + i] = coopvecTypeIsAVec(input)
+                        ? memrefOf(coopvecVecTypeGetElementType(input))
+                        : input;
+  }
+  for (intptr_t i = 0; i < numResults; ++i)
+    inputs[1 + numInputs + i] = memrefOf(
+        coopvecVecTypeGetElementType(mlirFunctionTypeGetResult(type, i)));
+  MlirType kernel = mlirFunctionTypeGet(ctx, count, inputs, 0, NULL);
+  free(inputs);
+  return kernel;
+}
+
+/// `gpu.module @coopvec_kernels` at the end of `module`, which becomes a
+/// `gpu.container_module`.
+static MlirOperation createGPUModule(MlirOperation module) {
+  MlirContext ctx = mlirOperationGetContext(module);
+  MlirLocation loc = mlirOperationGetLocation(module);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, mlirBlockCreate(0, NULL, NULL));
+  MlirNamedAttribute name = coopvecNamedAttr(
+      ctx, "sym_name",
+      mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(gpuModuleName)));
+  MlirOperationState state =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("gpu.module"), loc);
+  mlirOperationStateAddAttributes(&state, 1, &name);
+  mlirOperationStateAddOwnedRegions(&state, 1, &region);
+  MlirOperation gpuModule = mlirOperationCreate(&state);
+  mlirBlockAppendOwnedOperation(moduleBody(module), gpuModule);
+  mlirOperationSetDiscardableAttributeByName(
+      module, mlirStringRefCreateFromCString("gpu.container_module"),
+      mlirUnitAttrGet(ctx));
+  return gpuModule;
+}
+
+static MlirAttribute i64Attr(MlirContext ctx, int64_t value) {
+  return mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), value);
+}
+
+/// The launch contract (docs/execution-model.md): blocks of blockSize
+/// threads (`known_block_size`), grid = ceil(n / blockSize), and the
+/// kernel's own workgroup memory, allocated statically.
+static void addLaunchAttributes(MlirContext ctx, MlirOperationState *state,
+                                const GPUConfig *config, const GPUPlan *plan) {
+  int32_t blockSize[] = {(int32_t)config->blockSize, 1, 1};
+  MlirNamedAttribute attributes[] = {
+      coopvecNamedAttr(ctx, "gpu.kernel", mlirUnitAttrGet(ctx)),
+      coopvecNamedAttr(ctx, "workgroup_attributions", i64Attr(ctx, 0)),
+      coopvecNamedAttr(ctx, "known_block_size",
+                       mlirDenseI32ArrayGet(ctx, 3, blockSize)),
+      coopvecNamedAttr(ctx, "coopvec.block_size",
+                       i64Attr(ctx, config->blockSize)),
+      coopvecNamedAttr(ctx, "coopvec.subgroup_size",
+                       i64Attr(ctx, config->subgroupSize)),
+      coopvecNamedAttr(ctx, "coopvec.workgroup_memory",
+                       i64Attr(ctx, gpuStagingBytes(&plan->staging))),
+  };
+  mlirOperationStateAddAttributes(
+      state, sizeof(attributes) / sizeof(attributes[0]), attributes);
+}
+
+/// Creates `gpu.func @<name>_kernel(...) kernel` (empty entry block) at the
+/// end of `gpuModule`.
+static MlirOperation createKernel(MlirOperation gpuModule, MlirOperation func,
+                                  const GPUConfig *config,
+                                  const GPUPlan *plan) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  MlirLocation loc = mlirOperationGetLocation(func);
+  MlirType type = kernelType(ctx, coopvecFunctionTypeOf(func));
+  intptr_t numArgs = mlirFunctionTypeGetNumInputs(type);
+  MlirBlock entry = mlirBlockCreate(0, NULL, NULL);
+  for (intptr_t i = 0; i < numArgs; ++i)
+    mlirBlockAddArgument(entry, mlirFunctionTypeGetInput(type, i), loc);
+  MlirRegion region = mlirRegionCreate();
+  mlirRegionAppendOwnedBlock(region, entry);
+  MlirStringRef name = coopvecSymbolNameOf(func);
+  CoopvecBuffer kernelName = {0};
+  coopvecBufferAppendf(&kernelName, "%.*s_kernel", (int)name.length, name.data);
+  MlirNamedAttribute attributes[] = {
+      coopvecNamedAttr(
+          ctx, "sym_name",
+          mlirStringAttrGet(
+              ctx, mlirStringRefCreate(kernelName.data, kernelName.size))),
+      coopvecNamedAttr(ctx, "function_type", mlirTypeAttrGet(type)),
+  };
+  MlirOperationState state =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("gpu.func"), loc);
+  mlirOperationStateAddAttributes(&state, 2, attributes);
+  addLaunchAttributes(ctx, &state, config, plan);
+  mlirOperationStateAddOwnedRegions(&state, 1, &region);
+  MlirOperation kernel = mlirOperationCreate(&state);
+  coopvecBufferFree(&kernelName);
+  mlirBlockAppendOwnedOperation(
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0)), kernel);
+  return kernel;
+}
+
+static MlirValue indexConstant(GPULowering *l, int64_t value) {
+  return coopvecPerThreadIndex(&l->p, value);
+}
+
+/// The thread's place in the batch and in its subgroup. Points `entry`
+/// before it (constants, private tiles, workgroup buffers) and `body`
+/// before the gpu.return.
+static void createPrologue(GPULowering *l, MlirLocation loc) {
+  CoopvecBuilder end = coopvecBuilderAtEnd(l->entryBlock, loc);
+  MlirOperation ret = coopvecBuild0(&end, "gpu.return", 0, NULL, 0, NULL);
+  CoopvecBuilder *b = &l->p.body;
+  *b = coopvecBuilderBefore(ret, loc);
+  l->threadInBlock = coopvecBuildThreadIdX(b);
+  l->p.entry =
+      coopvecBuilderBefore(mlirOpResultGetOwner(l->threadInBlock), loc);
+  MlirValue blockStart =
+      coopvecBuildBinaryOp(b, "arith.muli", coopvecBuildBlockIdX(b),
+                           indexConstant(l, l->config->blockSize));
+  l->thread =
+      coopvecBuildBinaryOp(b, "arith.addi", blockStart, l->threadInBlock);
+  l->valid = coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, l->thread, l->n);
+  l->row = coopvecBuildSelect(b, l->valid, l->thread, indexConstant(l, 0));
+  MlirValue lane =
+      coopvecBuildBinaryOp(b, "arith.remui", l->threadInBlock,
+                           indexConstant(l, l->config->subgroupSize));
+  l->subgroupRow =
+      coopvecBuildBinaryOp(b, "arith.subi", l->threadInBlock, lane);
+  MlirValue subgroupStart =
+      coopvecBuildBinaryOp(b, "arith.subi", l->thread, lane);
+  l->leader = coopvecBuildBinaryOp(
+      b, "arith.andi",
+      coopvecBuildCmpI(b, COOPVEC_CMPI_EQ, lane, indexConstant(l, 0)),
+      coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, subgroupStart, l->n));
+  l->isLast = coopvecBuildCmpI(
+      b, COOPVEC_CMPI_EQ, l->thread,
+      coopvecBuildBinaryOp(b, "arith.subi", l->n, indexConstant(l, 1)));
+}
+
+/// One workgroup buffer of `count` elements, or null for none.
+static MlirValue stagingBuffer(GPULowering *l, MlirType element,
+                               int64_t count) {
+  if (count == 0)
+    return (MlirValue){NULL};
+  return coopvecBuildWorkgroupAlloc(&l->p.entry, element, count,
+                                    GPU_WORKGROUP_ALIGNMENT);
+}
+
+static void createStagingBuffers(GPULowering *l) {
+  const GPUStaging *s = &l->plan->staging;
+  MlirType f16 = mlirF16TypeGet(l->p.ctx);
+  l->inputF16 = stagingBuffer(l, f16, s->inputF16);
+  l->weightF16 = stagingBuffer(l, f16, s->weightF16);
+  l->inputF32 = stagingBuffer(l, l->p.f32, s->inputF32);
+  l->weightF32 = stagingBuffer(l, l->p.f32, s->weightF32);
+  l->output = stagingBuffer(l, l->p.f32, s->output);
+}
+
+/// Vec arguments are loaded from their rows; the others are uniform and
+/// used directly.
+static void mapArguments(GPULowering *l, MlirBlock original) {
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(original); ++i) {
+    MlirValue arg = mlirBlockGetArgument(original, i);
+    MlirValue replacement = mlirBlockGetArgument(l->entryBlock, 1 + i);
+    if (coopvecTypeIsAVec(mlirValueGetType(arg)))
+      gpuLoadVecArgument(l, arg, replacement);
+    else
+      mlirValueReplaceAllUsesOfWith(arg, replacement);
+  }
+}
+
+/// Builds @f_kernel from the checked per-thread function `func`, then
+/// erases `func`.
+static bool lowerFunction(MlirOperation gpuModule, MlirOperation func,
+                          const GPUConfig *config, const GPUPlan *plan) {
+  MlirContext ctx = mlirOperationGetContext(func);
+  MlirLocation loc = mlirOperationGetLocation(func);
+  GPULowering l;
+  memset(&l, 0, sizeof(l));
+  l.config = config;
+  l.plan = plan;
+  coopvecPerThreadInit(&l.p, ctx, &gpuMapping, &l, mlirF32TypeGet(ctx));
+  MlirOperation kernel = createKernel(gpuModule, func, config, plan);
+  l.entryBlock = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
+  l.n = mlirBlockGetArgument(l.entryBlock, 0);
+  createPrologue(&l, loc);
+  createStagingBuffers(&l);
+  MlirBlock original = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  mapArguments(&l, original);
+  bool ok = coopvecPerThreadLowerBlock(&l.p, original);
+  if (ok)
+    gpuStoreResults(&l, mlirBlockGetTerminator(original),
+                    1 + mlirBlockGetNumArguments(original));
+  coopvecPerThreadFree(&l.p);
+  mlirOperationDestroy(func);
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+static void runConvert(MlirOperation module, MlirExternalPass pass,
+                       const void *options) {
+  GPUConfig config;
+  CoopvecBuffer message = {0};
+  resolveOptions(options, &config, &message);
+  if (message.size) {
+    coopvecBufferAppendf(&message, " (in %s)", passName);
+    mlirEmitError(mlirOperationGetLocation(module), coopvecBufferStr(&message));
+    coopvecBufferFree(&message);
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
+  CoopvecFunctionList list = coopvecCollectPerThreadFunctions(module);
+  GPUPlan *plans =
+      calloc((size_t)(list.count ? list.count : 1), sizeof(GPUPlan));
+  if (!plans)
+    abort();
+  bool ok = checkFunctions(module, &list, &config, plans);
+  MlirOperation gpuModule = {NULL};
+  if (ok && list.count)
+    gpuModule = createGPUModule(module);
+  for (intptr_t i = 0; ok && i < list.count; ++i)
+    ok = lowerFunction(gpuModule, list.ops[i], &config, &plans[i]);
+  for (intptr_t i = 0; i < list.count; ++i)
+    gpuPlanFree(&plans[i]);
+  free(plans);
+  free(list.ops);
+  if (!ok)
+    mlirExternalPassSignalFailure(pass);
+}
+
+static MlirValue scalarElement(CoopvecPerThread *p, CoopvecBuilder *b,
+                               MlirValue scalar) {
+  (void)p;
+  (void)b;
+  return scalar; // one thread's element is a scalar
+}
+
+static const CoopvecThreadMapping gpuMapping = {
+    .passName = passName,
+    .broadcast = scalarElement,
+    .allocTile = gpuAllocTile,
+    .loadRow = gpuLoadRow,
+    .storeRow = gpuStoreRow,
+    .ssaMaxElements = GPU_SSA_MAX_ELEMENTS,
+    .lowerStore = gpuLowerStore,
+    .lowerMatvec = gpuLowerMatvec,
+    .lowerOuterProduct = gpuLowerOuterProduct,
+    .lowerReduceSum = gpuLowerReduceSum,
+    .lowerUniformOp = gpuLowerUniformOp,
+};
+
+static const CoopvecPassOption convertOptions[] = {
+    {"matvec", CoopvecOptionString, offsetof(ConvertOptions, matvec), "auto",
+     "matvec schedule: mma (tensor cores / cooperative matrices), simt "
+     "(per-thread FMA loops) or auto (mma where the element type, the "
+     "options and the workgroup memory allow it)"},
+    {"allow-tf32", CoopvecOptionBool, offsetof(ConvertOptions, allowTF32),
+     "false",
+     "let f32 matvecs use tensor cores as tf32 (10-bit mantissa products)"},
+    {"block-size", CoopvecOptionInt, offsetof(ConvertOptions, blockSize), "128",
+     "threads per workgroup, a multiple of subgroup-size, at most 1024"},
+    {"subgroup-size", CoopvecOptionInt, offsetof(ConvertOptions, subgroupSize),
+     "32",
+     "threads per subgroup (an NVIDIA warp: 32); the rows of a staged "
+     "tensor-core tile"},
+    {"workgroup-memory", CoopvecOptionInt,
+     offsetof(ConvertOptions, workgroupMemory), "49152",
+     "bytes of workgroup memory the tensor-core staging of a kernel may use "
+     "(48 KiB: the static shared memory of every NVIDIA GPU)"},
+};
+
+static MlirDialectHandle (*const convertDependentDialects[])(void) = {
+    mlirGetDialectHandle__arith__, mlirGetDialectHandle__gpu__,
+    mlirGetDialectHandle__math__,  mlirGetDialectHandle__memref__,
+    mlirGetDialectHandle__scf__,   mlirGetDialectHandle__vector__,
+};
+
+const CoopvecPassDef coopvecConvertToGPUPassDef = {
+    .argument = "convert-coopvec-to-gpu",
+    .name = "ConvertCoopvecToGPU",
+    .description = "Lower per-thread coopvec functions to GPU kernels over a "
+                   "batch (gpu, arith, math, memref, scf, vector), matvecs "
+                   "on subgroup MMA or per-thread FMA loops",
+    .anchor = "builtin.module",
+    .options = convertOptions,
+    .numOptions = sizeof(convertOptions) / sizeof(convertOptions[0]),
+    .optionsSize = sizeof(ConvertOptions),
+    .dependentDialects = convertDependentDialects,
+    .numDependentDialects =
+        sizeof(convertDependentDialects) / sizeof(convertDependentDialects[0]),
+    .run = runConvert,
+};

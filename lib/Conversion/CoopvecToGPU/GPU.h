@@ -1,0 +1,143 @@
+//===- GPU.h - convert-coopvec-to-gpu internals -------------------*- C -*-===//
+//
+// The GPU thread mapping: a per-thread function @f becomes a kernel
+// @f_kernel in which GPU thread i runs thread i of the batch, so every
+// element value is an f32 scalar of one GPU thread. Only the ops where
+// threads cooperate differ from the per-thread program: matvec (the
+// vectors of a subgroup staged in workgroup memory and multiplied on
+// tensor cores / cooperative matrices, or per-thread FMA loops), the
+// training ops (subgroup reductions, then atomics) and the racing stores.
+// Only target-neutral dialects are emitted (gpu, arith, math, memref, scf,
+// vector), so the SPIR-V target reuses this lowering
+// (docs/execution-model.md, "GPU targets").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COOPVEC_LIB_CONVERSION_COOPVECTOGPU_GPU_H
+#define COOPVEC_LIB_CONVERSION_COOPVECTOGPU_GPU_H
+
+#include "Conversion/PerThread/PerThread.h"
+#include "IR/GPUBuilders.h"
+
+typedef enum GPUMatvecMode {
+  GPUMatvecAuto,
+  GPUMatvecMMA,
+  GPUMatvecSIMT,
+} GPUMatvecMode;
+
+/// How one matvec runs, decided before anything changes (GPUPlan.c).
+typedef enum GPUSchedule {
+  GPUScheduleSIMT = 1,
+  GPUScheduleMMAF16,  // f16 x f16 -> f32 tiles of 16 x 16 x 16
+  GPUScheduleMMATF32, // f32 read as tf32 -> f32, tiles of 16 x 16 x 8
+} GPUSchedule;
+
+/// The pass options, checked.
+typedef struct GPUConfig {
+  GPUMatvecMode matvec;
+  bool allowTF32;
+  int64_t blockSize;       // threads per workgroup
+  int64_t subgroupSize;    // threads per subgroup (an NVIDIA warp: 32)
+  int64_t workgroupMemory; // bytes the tensor-core staging may use
+} GPUConfig;
+
+/// The workgroup buffers the tensor-core matvecs of a kernel share, in
+/// elements (0: not needed). Each is as large as the largest need of any
+/// of them; barriers separate their uses.
+typedef struct GPUStaging {
+  int64_t inputF16, weightF16; // subgroup input tiles, weight slice (f16)
+  int64_t inputF32, weightF32; // the same for tf32
+  int64_t output;              // f32 result tiles
+} GPUStaging;
+
+typedef struct GPUPlan {
+  CoopvecPointerMap schedules; // coopvec.matvec op -> GPUSchedule
+  GPUStaging staging;
+} GPUPlan;
+
+int64_t gpuStagingBytes(const GPUStaging *staging);
+/// Picks a schedule for every matvec of `func` (a checked per-thread
+/// function) and sizes the staging buffers. Returns false after emitting
+/// an error at a matvec that cannot run as `config` asks.
+bool gpuPlanFunction(MlirOperation func, const GPUConfig *config,
+                     const char *passName, GPUPlan *plan);
+void gpuPlanFree(GPUPlan *plan);
+
+/// Tensor-core tiles: 16 x 16 outputs; k is 16 for f16 and 8 for tf32.
+enum { GPU_MMA_TILE = 16 };
+int64_t gpuMMAKStep(GPUSchedule schedule);
+int64_t gpuRoundUp(int64_t value, int64_t multiple);
+
+typedef struct GPULowering {
+  CoopvecPerThread p;
+  const GPUConfig *config;
+  const GPUPlan *plan;
+  MlirBlock entryBlock; // of the kernel: %n, arguments, outputs
+  MlirValue n;
+  MlirValue threadInBlock; // gpu.thread_id x
+  MlirValue thread;        // block_id * blockSize + threadInBlock
+  MlirValue valid;         // thread < n
+  MlirValue row;           // valid ? thread : 0: a row every argument has
+  MlirValue subgroupRow;   // threadInBlock of the subgroup's lane 0
+  MlirValue leader;        // lane 0 of a subgroup with a valid thread
+  MlirValue isLast;        // thread == n - 1
+  /// Staging buffers in workgroup memory (null when not needed).
+  MlirValue inputF16, weightF16, inputF32, weightF32, output;
+} GPULowering;
+
+static inline GPULowering *gpuOf(CoopvecPerThread *p) {
+  return (GPULowering *)p->target;
+}
+
+/// Thread-mapping hooks (CoopvecThreadMapping).
+bool gpuLowerStore(CoopvecPerThread *p, MlirOperation op);
+bool gpuLowerMatvec(CoopvecPerThread *p, MlirOperation op);
+bool gpuLowerOuterProduct(CoopvecPerThread *p, MlirOperation op);
+bool gpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op);
+bool gpuLowerUniformOp(CoopvecPerThread *p, MlirOperation op);
+
+/// Tiles: per-thread private arrays memref<rows x f32> (memref.alloca at
+/// the kernel's entry), so that ops on large vecs are element loops.
+MlirValue gpuAllocTile(CoopvecPerThread *p, int64_t rows);
+MlirValue gpuLoadRow(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue tile,
+                     MlirValue row);
+void gpuStoreRow(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue tile,
+                 MlirValue row, MlirValue value);
+
+/// Calls `fn` at `b` for every element of the per-thread vec `value`
+/// (unrolled in SSA form, an element loop when tiled); `index` is the
+/// element's number as an index value.
+typedef void (*GPUElementFn)(GPULowering *l, CoopvecBuilder *b,
+                             MlirValue element, MlirValue index, void *state);
+void gpuForEachElement(GPULowering *l, CoopvecBuilder *b, MlirValue value,
+                       GPUElementFn fn, void *state);
+
+/// Loads vec argument `arg` (thread t's elements are row t of `buffer`).
+void gpuLoadVecArgument(GPULowering *l, MlirValue arg, MlirValue buffer);
+/// Valid threads write the returned vecs to their rows of the outputs.
+void gpuStoreResults(GPULowering *l, MlirOperation ret, intptr_t firstOutput);
+
+/// The view of a matrix operand, or NULL after an error at `op`.
+const CoopvecMatrixView *gpuCheckedView(CoopvecPerThread *p, MlirOperation op,
+                                        MlirValue matrix);
+/// Element strides of a matrix in its layout: W[i, j] is at
+/// view->base + i * rowStride + j * colStride. The opaque `inference` and
+/// `training` layouts are row-major on GPUs (docs/execution-model.md).
+void gpuMatrixStrides(const CoopvecMatrixView *view, int64_t *rowStride,
+                      int64_t *colStride);
+
+/// `x * c` and `x + c` for an index value `x` at `b`, without an op when
+/// `c` is 1 (0).
+MlirValue gpuMulIndex(GPULowering *l, CoopvecBuilder *b, MlirValue x,
+                      int64_t c);
+MlirValue gpuAddIndex(GPULowering *l, CoopvecBuilder *b, MlirValue x,
+                      int64_t c);
+
+/// Vecs of more elements live in per-thread tiles (element loops).
+enum { GPU_SSA_MAX_ELEMENTS = 32 };
+
+/// Workgroup buffers are aligned for tensor-core loads (wmma needs 32
+/// bytes; a misaligned buffer is not caught by ptxas, it fails on the GPU).
+enum { GPU_WORKGROUP_ALIGNMENT = 128 };
+
+#endif // COOPVEC_LIB_CONVERSION_COOPVECTOGPU_GPU_H

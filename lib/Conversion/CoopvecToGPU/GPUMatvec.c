@@ -1,0 +1,355 @@
+//===- GPUMatvec.c - matvec on tensor cores or per-thread FMA loops -------===//
+//
+// Tensor cores (GPUScheduleMMA*): the S threads of a subgroup hold S
+// vectors of K elements, i.e. an S x K matrix X, and y = W x for each of
+// them is the S x M matrix X W^T. With Kp = K rounded up to the MMA k-step
+// and Mp = M rounded up to 16:
+//
+//   X[t, :] = x (padded with +0.0)        every thread its row of the
+//                                          subgroup's tile in workgroup memory
+//   for each 16-column output tile n:     (unrolled: Mp / 16 tiles)
+//     barrier
+//     B[k, j] = W(16n + j, k)              all threads of the workgroup copy
+//                                          the Kp x 16 weight slice, -0.0
+//                                          outside W, in any layout
+//     barrier
+//     for each 16-row tile m of X:         (S / 16 tiles)
+//       C = -0.0; for k: C += X[m, k] B[k]   gpu.subgroup_mma_*, f32 C
+//       Y[m] = C
+//     barrier
+//     y_{16n + j} = Y[t, j] (+ b_{16n+j})  every thread reads its row
+//
+// Padding contributes (+0.0) * (-0.0) = -0.0, the additive identity, so
+// padded sums equal unpadded ones; padded output columns are dropped.
+// Rows of threads past the end of the batch are computed and not used.
+// The weights are staged through workgroup memory because a wmma load
+// from global memory needs 32-byte aligned rows, which a `matrix_view` at
+// a 16-byte offset or an odd width does not give, and reading them per
+// 16-column slice keeps the buffer small.
+//
+// SIMT (GPUScheduleSIMT): every thread computes y_o = sum_k W(o, k) x_k
+// with FMAs from the bias or -0.0, unrolled over the elements held in SSA
+// form and looping over those in tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/CoopvecToGPU/GPU.h"
+
+#include "Dialect/Verifier.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+#include <stdlib.h>
+
+typedef struct Matvec {
+  const CoopvecMatrixView *view;
+  MlirOperation op;
+  MlirValue input, bias; // bias: null without one
+  int64_t numOutputs, numInputs;
+  /// W(o, k) is at view->base + o * outputStride + k * inputStride.
+  int64_t outputStride, inputStride;
+  GPUSchedule schedule;
+  /// Tensor cores: the padded input count and the staging buffers.
+  int64_t paddedInputs;
+  MlirValue inputBuffer, weightBuffer;
+  /// The result: its tile, or its SSA values.
+  MlirValue tile;
+  MlirValue *values;
+} Matvec;
+
+static MlirValue indexConstant(GPULowering *l, int64_t value) {
+  return coopvecPerThreadIndex(&l->p, value);
+}
+
+static MlirValue addIndex(CoopvecBuilder *b, MlirValue x, MlirValue y) {
+  return coopvecBuildBinaryOp(b, "arith.addi", x, y);
+}
+
+static MlirValue mulIndex(GPULowering *l, CoopvecBuilder *b, MlirValue x,
+                          int64_t constant) {
+  return gpuMulIndex(l, b, x, constant);
+}
+
+/// The element index of W(o, k).
+static MlirValue weightIndex(GPULowering *l, CoopvecBuilder *b, const Matvec *m,
+                             MlirValue o, MlirValue k) {
+  return gpuAddIndex(l, b,
+                     addIndex(b, mulIndex(l, b, o, m->outputStride),
+                              mulIndex(l, b, k, m->inputStride)),
+                     m->view->base);
+}
+
+/// The element index of W(o, k) for constants o and k.
+static MlirValue constantWeightIndex(GPULowering *l, const Matvec *m, int64_t o,
+                                     int64_t k) {
+  return indexConstant(l, m->view->base + o * m->outputStride +
+                              k * m->inputStride);
+}
+
+/// Sets output element `o` (a constant) to `value`.
+static void setOutput(GPULowering *l, Matvec *m, int64_t o, MlirValue value) {
+  if (mlirValueIsNull(m->tile))
+    m->values[o] = value;
+  else
+    gpuStoreRow(&l->p, &l->p.body, m->tile, indexConstant(l, o), value);
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor cores
+//===----------------------------------------------------------------------===//
+
+typedef struct InputRow {
+  MlirValue buffer, start;
+  MlirType type; // f16, or f32 for tf32
+} InputRow;
+
+static void stageInputElement(GPULowering *l, CoopvecBuilder *b,
+                              MlirValue element, MlirValue index, void *state) {
+  (void)l;
+  const InputRow *row = state;
+  coopvecBuildMemrefStore(b, coopvecNarrowTo(b, element, row->type),
+                          row->buffer, addIndex(b, row->start, index));
+}
+
+/// Every thread writes its input (rounded to the staging type) and the
+/// +0.0 padding to its row of the subgroup's tile.
+static void stageInputRow(GPULowering *l, const Matvec *m) {
+  CoopvecBuilder *b = &l->p.body;
+  MlirType type =
+      mlirShapedTypeGetElementType(mlirValueGetType(m->inputBuffer));
+  InputRow row = {m->inputBuffer,
+                  mulIndex(l, b, l->threadInBlock, m->paddedInputs), type};
+  gpuForEachElement(l, b, m->input, stageInputElement, &row);
+  MlirValue zero = coopvecBuildFloatConstant(b, type, 0.0);
+  for (int64_t k = m->numInputs; k < m->paddedInputs; ++k)
+    coopvecBuildMemrefStore(b, zero, m->inputBuffer,
+                            addIndex(b, row.start, indexConstant(l, k)));
+}
+
+/// Splits the slice index `i` into (k, j) so that consecutive threads read
+/// consecutive weights when the layout allows.
+static void sliceCoordinates(GPULowering *l, CoopvecBuilder *b, const Matvec *m,
+                             MlirValue i, MlirValue *k, MlirValue *j) {
+  bool inputsContiguous = m->inputStride == 1;
+  MlirValue fast =
+      indexConstant(l, inputsContiguous ? m->paddedInputs : GPU_MMA_TILE);
+  MlirValue minor = coopvecBuildBinaryOp(b, "arith.remui", i, fast);
+  MlirValue major = coopvecBuildBinaryOp(b, "arith.divui", i, fast);
+  *k = inputsContiguous ? minor : major;
+  *j = inputsContiguous ? major : minor;
+}
+
+/// W(o, k), or -0.0 outside W (read at a clamped, valid index).
+static MlirValue paddedWeight(GPULowering *l, CoopvecBuilder *b,
+                              const Matvec *m, MlirValue o, MlirValue k) {
+  MlirValue inside = coopvecBuildBinaryOp(
+      b, "arith.andi",
+      coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, o, indexConstant(l, m->numOutputs)),
+      coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, k, indexConstant(l, m->numInputs)));
+  MlirValue oo = coopvecBuildBinaryOp(b, "arith.minui", o,
+                                      indexConstant(l, m->numOutputs - 1));
+  MlirValue kk = coopvecBuildBinaryOp(b, "arith.minui", k,
+                                      indexConstant(l, m->numInputs - 1));
+  MlirValue weight =
+      coopvecBuildMemrefLoad(b, m->view->buffer, weightIndex(l, b, m, oo, kk));
+  return coopvecBuildSelect(
+      b, inside, weight,
+      coopvecBuildFloatConstant(b, mlirValueGetType(weight), -0.0));
+}
+
+/// The workgroup copies the Kp x 16 slice B[k, j] = W(16 tile + j, k),
+/// row-major, each thread every blockSize-th element.
+static void stageWeightSlice(GPULowering *l, const Matvec *m, int64_t tile) {
+  int64_t count = m->paddedInputs * GPU_MMA_TILE;
+  CoopvecLoop loop =
+      coopvecBuildFor(&l->p.body, l->threadInBlock, indexConstant(l, count),
+                      indexConstant(l, l->config->blockSize), 0, NULL);
+  CoopvecBuilder *b = &loop.body;
+  MlirValue k, j;
+  sliceCoordinates(l, b, m, loop.inductionVar, &k, &j);
+  MlirValue o = gpuAddIndex(l, b, j, tile * GPU_MMA_TILE);
+  MlirValue at = addIndex(b, mulIndex(l, b, k, GPU_MMA_TILE), j);
+  coopvecBuildMemrefStore(b, paddedWeight(l, b, m, o, k), m->weightBuffer, at);
+  coopvecFinishFor(&loop, 0, NULL);
+}
+
+/// C = sum over k-steps of X[rows, k] B[k, :] from -0.0, for the 16 rows
+/// of the subgroup's tile that start at row `first`; stored to Y.
+static void multiplyRowTile(GPULowering *l, const Matvec *m, int64_t first) {
+  CoopvecBuilder *b = &l->p.body;
+  MlirContext ctx = l->p.ctx;
+  int64_t kStep = gpuMMAKStep(m->schedule);
+  MlirType stage =
+      mlirShapedTypeGetElementType(mlirValueGetType(m->inputBuffer));
+  MlirType aType = coopvecMMAMatrixType(ctx, GPU_MMA_TILE, kStep, stage, "AOp");
+  MlirType bType = coopvecMMAMatrixType(ctx, kStep, GPU_MMA_TILE, stage, "BOp");
+  MlirType cType =
+      coopvecMMAMatrixType(ctx, GPU_MMA_TILE, GPU_MMA_TILE, l->p.f32, "COp");
+  MlirValue rowStart = gpuAddIndex(l, b, l->subgroupRow, first);
+  MlirValue init =
+      coopvecBuildMMAConstant(b, cType, coopvecPerThreadConstant(&l->p, -0.0));
+  CoopvecLoop loop = coopvecBuildFor(b, indexConstant(l, 0),
+                                     indexConstant(l, m->paddedInputs / kStep),
+                                     indexConstant(l, 1), 1, &init);
+  CoopvecBuilder *in = &loop.body;
+  MlirValue aAt = addIndex(in, mulIndex(l, in, rowStart, m->paddedInputs),
+                           mulIndex(l, in, loop.inductionVar, kStep));
+  MlirValue a =
+      coopvecBuildMMALoad(in, aType, m->inputBuffer, aAt, m->paddedInputs);
+  MlirValue x = coopvecBuildMMALoad(
+      in, bType, m->weightBuffer,
+      mulIndex(l, in, loop.inductionVar, kStep * GPU_MMA_TILE), GPU_MMA_TILE);
+  MlirValue sum =
+      coopvecBuildMMACompute(in, a, x, coopvecLoopIterArg(&loop, 0));
+  coopvecFinishFor(&loop, 1, &sum);
+  coopvecBuildMMAStore(b, mlirOperationGetResult(loop.op, 0), l->output,
+                       mulIndex(l, b, rowStart, GPU_MMA_TILE), GPU_MMA_TILE);
+}
+
+/// Every thread reads its row of output tile `tile` from Y.
+static void readOutputTile(GPULowering *l, Matvec *m, int64_t tile) {
+  CoopvecBuilder *b = &l->p.body;
+  MlirValue rowStart = mulIndex(l, b, l->threadInBlock, GPU_MMA_TILE);
+  for (int64_t j = 0; j < GPU_MMA_TILE; ++j) {
+    int64_t o = tile * GPU_MMA_TILE + j;
+    if (o >= m->numOutputs)
+      break;
+    MlirValue value = coopvecBuildMemrefLoad(
+        b, l->output, addIndex(b, rowStart, indexConstant(l, j)));
+    if (!mlirValueIsNull(m->bias))
+      value = coopvecBuildBinaryOp(b, "arith.addf", value,
+                                   coopvecOperandElement(&l->p, m->bias, o));
+    setOutput(l, m, o, value);
+  }
+}
+
+static void emitTensorCoreMatvec(GPULowering *l, Matvec *m) {
+  bool f16 = m->schedule == GPUScheduleMMAF16;
+  m->inputBuffer = f16 ? l->inputF16 : l->inputF32;
+  m->weightBuffer = f16 ? l->weightF16 : l->weightF32;
+  m->paddedInputs = gpuRoundUp(m->numInputs, gpuMMAKStep(m->schedule));
+  stageInputRow(l, m);
+  int64_t tiles = gpuRoundUp(m->numOutputs, GPU_MMA_TILE) / GPU_MMA_TILE;
+  for (int64_t tile = 0; tile < tiles; ++tile) {
+    // Earlier readers of the weight slice and of Y are done.
+    coopvecBuildBarrier(&l->p.body);
+    stageWeightSlice(l, m, tile);
+    coopvecBuildBarrier(&l->p.body);
+    for (int64_t first = 0; first < l->config->subgroupSize;
+         first += GPU_MMA_TILE)
+      multiplyRowTile(l, m, first);
+    coopvecBuildBarrier(&l->p.body);
+    readOutputTile(l, m, tile);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// SIMT
+//===----------------------------------------------------------------------===//
+
+/// acc + sum_k W(o, k) x_k at `b`, for the output index `o`, the constant
+/// `oConstant` when that is not negative.
+static MlirValue dotProduct(GPULowering *l, CoopvecBuilder *b, const Matvec *m,
+                            MlirValue o, int64_t oConstant, MlirValue acc) {
+  CoopvecPerThread *p = &l->p;
+  const CoopvecElements *input = coopvecLookupElements(p, m->input);
+  if (mlirValueIsNull(input->tile)) {
+    for (int64_t k = 0; k < m->numInputs; ++k) {
+      MlirValue at = oConstant >= 0
+                         ? constantWeightIndex(l, m, oConstant, k)
+                         : weightIndex(l, b, m, o, indexConstant(l, k));
+      MlirValue w = coopvecBuildMemrefLoad(b, m->view->buffer, at);
+      acc = coopvecBuildTernaryOp(b, "math.fma", coopvecWidenToF32(b, w),
+                                  coopvecOperandElement(p, m->input, k), acc);
+    }
+    return acc;
+  }
+  CoopvecLoop loop =
+      coopvecBuildFor(b, indexConstant(l, 0), indexConstant(l, m->numInputs),
+                      indexConstant(l, 1), 1, &acc);
+  CoopvecBuilder *in = &loop.body;
+  MlirValue x = gpuLoadRow(p, in, input->tile, loop.inductionVar);
+  MlirValue w = coopvecBuildMemrefLoad(
+      in, m->view->buffer, weightIndex(l, in, m, o, loop.inductionVar));
+  MlirValue sum =
+      coopvecBuildTernaryOp(in, "math.fma", coopvecWidenToF32(in, w), x,
+                            coopvecLoopIterArg(&loop, 0));
+  coopvecFinishFor(&loop, 1, &sum);
+  return mlirOperationGetResult(loop.op, 0);
+}
+
+/// Unrolled over outputs in SSA form; a loop over the rows of a tiled
+/// result (whose tile may be the bias's: row o is read before written).
+static void emitSIMTMatvec(GPULowering *l, Matvec *m) {
+  CoopvecPerThread *p = &l->p;
+  MlirValue noBias = coopvecPerThreadConstant(p, -0.0);
+  if (mlirValueIsNull(m->tile)) {
+    for (int64_t o = 0; o < m->numOutputs; ++o) {
+      MlirValue init = mlirValueIsNull(m->bias)
+                           ? noBias
+                           : coopvecOperandElement(p, m->bias, o);
+      m->values[o] = dotProduct(l, &p->body, m, indexConstant(l, o), o, init);
+    }
+    return;
+  }
+  if (!mlirValueIsNull(m->bias))
+    coopvecPrepareForLoop(p, m->bias);
+  CoopvecLoop loop = coopvecElementLoop(p, m->numOutputs);
+  MlirValue o = loop.inductionVar;
+  MlirValue init = mlirValueIsNull(m->bias)
+                       ? noBias
+                       : coopvecOperandRow(p, &loop.body, m->bias, o);
+  gpuStoreRow(p, &loop.body, m->tile, o,
+              dotProduct(l, &loop.body, m, o, -1, init));
+  coopvecFinishFor(&loop, 0, NULL);
+}
+
+//===----------------------------------------------------------------------===//
+// The hook
+//===----------------------------------------------------------------------===//
+
+static Matvec matvecOf(GPULowering *l, MlirOperation op,
+                       const CoopvecMatrixView *view) {
+  bool transpose = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("transpose")));
+  int64_t rowStride, colStride;
+  gpuMatrixStrides(view, &rowStride, &colStride);
+  Matvec m = {.view = view, .op = op};
+  m.input = mlirOperationGetOperand(op, 1);
+  if (mlirOperationGetNumOperands(op) > 2)
+    m.bias = mlirOperationGetOperand(op, 2);
+  m.numOutputs = transpose ? view->cols : view->rows;
+  m.numInputs = transpose ? view->rows : view->cols;
+  m.outputStride = transpose ? colStride : rowStride;
+  m.inputStride = transpose ? rowStride : colStride;
+  intptr_t planned = coopvecPointerMapFind(&l->plan->schedules, op.ptr);
+  m.schedule = planned > 0 ? (GPUSchedule)planned : GPUScheduleSIMT;
+  return m;
+}
+
+bool gpuLowerMatvec(CoopvecPerThread *p, MlirOperation op) {
+  GPULowering *l = gpuOf(p);
+  const CoopvecMatrixView *view =
+      gpuCheckedView(p, op, mlirOperationGetOperand(op, 0));
+  if (!view)
+    return false;
+  Matvec m = matvecOf(l, op, view);
+  MlirValue result = mlirOperationGetResult(op, 0);
+  if (coopvecWantsTile(p, m.numOutputs))
+    m.tile = coopvecTileFor(p, op, m.numOutputs, 0x4);
+  else
+    m.values = calloc((size_t)m.numOutputs, sizeof(MlirValue));
+  if (mlirValueIsNull(m.tile) && !m.values)
+    abort();
+  if (m.schedule == GPUScheduleSIMT)
+    emitSIMTMatvec(l, &m);
+  else
+    emitTensorCoreMatvec(l, &m);
+  if (mlirValueIsNull(m.tile))
+    coopvecMapElements(p, result, m.numOutputs, m.values);
+  else
+    coopvecMapTile(p, result, m.numOutputs, m.tile);
+  free(m.values);
+  return true;
+}

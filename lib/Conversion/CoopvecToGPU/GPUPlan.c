@@ -1,0 +1,126 @@
+//===- GPUPlan.c - Which matvecs run on tensor cores ----------------------===//
+//
+// Before anything changes, every matvec gets a schedule: tensor cores
+// (f16, or f32 as tf32 when allowed) when the options, the subgroup size
+// and the workgroup memory allow it, per-thread FMA loops otherwise. A
+// tensor-core matvec stages each subgroup's inputs (subgroup size x K,
+// padded) and a 16-column slice of the weights in workgroup memory and
+// reads its 16-column result tiles back from there; the matvecs of a
+// kernel share these buffers, so the kernel needs the largest of their
+// needs, which must fit `workgroup-memory`.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/CoopvecToGPU/GPU.h"
+
+#include "Dialect/Verifier.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+int64_t gpuRoundUp(int64_t value, int64_t multiple) {
+  return (value + multiple - 1) / multiple * multiple;
+}
+
+int64_t gpuMMAKStep(GPUSchedule schedule) {
+  return schedule == GPUScheduleMMATF32 ? 8 : 16;
+}
+
+int64_t gpuStagingBytes(const GPUStaging *staging) {
+  return 2 * (staging->inputF16 + staging->weightF16) +
+         4 * (staging->inputF32 + staging->weightF32 + staging->output);
+}
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/// `staging` grown by what one tensor-core matvec with `inputs` inputs
+/// needs.
+static GPUStaging withMatvec(GPUStaging staging, const GPUConfig *config,
+                             GPUSchedule schedule, int64_t inputs) {
+  int64_t padded = gpuRoundUp(inputs, gpuMMAKStep(schedule));
+  int64_t input = config->blockSize * padded;
+  int64_t weight = padded * GPU_MMA_TILE;
+  if (schedule == GPUScheduleMMAF16) {
+    staging.inputF16 = max64(staging.inputF16, input);
+    staging.weightF16 = max64(staging.weightF16, weight);
+  } else {
+    staging.inputF32 = max64(staging.inputF32, input);
+    staging.weightF32 = max64(staging.weightF32, weight);
+  }
+  staging.output =
+      max64(staging.output, config->blockSize * (int64_t)GPU_MMA_TILE);
+  return staging;
+}
+
+/// The tensor-core schedule for `op`'s element type, or 0 with the reason
+/// in `why` when it cannot have one.
+static GPUSchedule tensorCoreSchedule(MlirOperation op, const GPUConfig *config,
+                                      const char **why) {
+  MlirType matrix = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  bool f16 = mlirTypeIsAF16(coopvecMatrixTypeGetElementType(matrix));
+  if (config->subgroupSize % GPU_MMA_TILE != 0) {
+    *why = "a subgroup size that is a multiple of 16 (the tensor-core tile)";
+    return 0;
+  }
+  if (!f16 && !config->allowTF32) {
+    *why = "allow-tf32=true for an f32 matrix (tensor cores multiply f32 "
+           "as tf32, with 10-bit mantissas)";
+    return 0;
+  }
+  return f16 ? GPUScheduleMMAF16 : GPUScheduleMMATF32;
+}
+
+static int64_t matvecInputs(MlirOperation op) {
+  MlirType matrix = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  bool transpose = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("transpose")));
+  return transpose ? coopvecMatrixTypeGetRows(matrix)
+                   : coopvecMatrixTypeGetCols(matrix);
+}
+
+/// Chooses `op`'s schedule; false after an error (matvec=mma that cannot
+/// be honored).
+static bool planMatvec(MlirOperation op, const GPUConfig *config,
+                       const char *passName, GPUPlan *plan) {
+  GPUSchedule schedule = GPUScheduleSIMT;
+  if (config->matvec != GPUMatvecSIMT) {
+    const char *why = NULL;
+    GPUSchedule mma = tensorCoreSchedule(op, config, &why);
+    GPUStaging grown = plan->staging;
+    if (mma)
+      grown = withMatvec(plan->staging, config, mma, matvecInputs(op));
+    if (mma && gpuStagingBytes(&grown) <= config->workgroupMemory) {
+      schedule = mma;
+      plan->staging = grown;
+    } else if (config->matvec == GPUMatvecMMA) {
+      if (mma)
+        coopvecEmitOpError(op,
+                           "needs %lld bytes of workgroup memory on tensor "
+                           "cores with block-size=%lld, more than %s's "
+                           "workgroup-memory=%lld; use a smaller block-size "
+                           "or matvec=simt",
+                           (long long)gpuStagingBytes(&grown),
+                           (long long)config->blockSize, passName,
+                           (long long)config->workgroupMemory);
+      else
+        coopvecEmitOpError(
+            op, "cannot run on tensor cores: matvec=mma needs %s", why);
+      return false;
+    }
+  }
+  coopvecPointerMapInsert(&plan->schedules, op.ptr, schedule);
+  return true;
+}
+
+bool gpuPlanFunction(MlirOperation func, const GPUConfig *config,
+                     const char *passName, GPUPlan *plan) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  bool ok = true;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
+    if (coopvecOpIs(op, CoopvecOpMatvec))
+      ok &= planMatvec(op, config, passName, plan);
+  return ok;
+}
+
+void gpuPlanFree(GPUPlan *plan) { coopvecPointerMapFree(&plan->schedules); }

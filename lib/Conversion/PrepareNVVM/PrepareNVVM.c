@@ -1,0 +1,295 @@
+//===- PrepareNVVM.c - coopvec-prepare-nvvm -------------------------------===//
+//
+// What a gpu.module from convert-coopvec-to-gpu needs before MLIR's NVVM
+// lowering, which convert-gpu-to-nvvm does not do itself (all checked on
+// MLIR 22.1.8):
+//
+//   - workgroup buffers: `memref.alloc` in address space 3 (the form the
+//     SPIR-V lowering wants) becomes a `malloc` per thread in
+//     convert-gpu-to-nvvm, not shared memory. Each becomes a
+//     `memref.global` in address space 3 with the alloc's alignment (PTX
+//     `.shared .align N`) and a `memref.get_global`;
+//   - `gpu.subgroup_reduce add` of f32 has no NVVM lowering (only i32,
+//     with redux.sync): it becomes a butterfly of `gpu.shuffle xor` over
+//     the 32 lanes, which leaves the same sum in every lane;
+//   - the target: LLVM's NVPTX backend only warns about an unknown chip or
+//     feature and aborts the process on an instruction the chip lacks, so
+//     the `#nvvm.target` is checked first: a chip LLVM knows, sm_70 or newer
+//     (warp-synchronous shuffles, f16 tensor cores), sm_80 for tf32 MMA,
+//     and kernels converted for 32-thread subgroups.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Dialect/Verifier.h"
+#include "IR/GPUBuilders.h"
+#include "Pass/PassDef.h"
+#include "Support/Alloc.h"
+#include "Target/NVPTXTarget.h"
+
+#include "coopvec-c/Support.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+#include <mlir-c/Dialect/GPU.h>
+#include <mlir-c/Dialect/MemRef.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char passName[] = "coopvec-prepare-nvvm";
+
+enum { MIN_SM = 70, TF32_SM = 80, WARP_SIZE = 32 };
+
+/// The ops of a gpu.module that need a rewrite or a check.
+typedef struct Worklist {
+  MlirOperation *ops;
+  intptr_t count, capacity;
+} Worklist;
+
+static MlirWalkResult collectOp(MlirOperation op, void *userData) {
+  Worklist *list = userData;
+  if (coopvecOpIsNamed(op, "memref.alloc") ||
+      coopvecOpIsNamed(op, "gpu.subgroup_reduce") ||
+      coopvecOpIsNamed(op, "gpu.subgroup_mma_compute") ||
+      coopvecOpIsNamed(op, "gpu.func")) {
+    list->ops = coopvecGrowArray(list->ops, &list->capacity, list->count + 1,
+                                 sizeof(MlirOperation));
+    list->ops[list->count++] = op;
+  }
+  return MlirWalkResultAdvance;
+}
+
+//===----------------------------------------------------------------------===//
+// The target
+//===----------------------------------------------------------------------===//
+
+/// Reads and checks the gpu.module's #nvvm.target into `target`.
+static bool checkTarget(MlirOperation gpuModule, CoopvecNVVMTarget *target) {
+  MlirAttribute targets = mlirOperationGetAttributeByName(
+      gpuModule, mlirStringRefCreateFromCString("targets"));
+  int found = 0;
+  for (intptr_t i = 0; !mlirAttributeIsNull(targets) &&
+                       i < mlirArrayAttrGetNumElements(targets);
+       ++i)
+    found += coopvecReadNVVMTarget(mlirArrayAttrGetElement(targets, i), target);
+  CoopvecBuffer error = {0};
+  if (found != 1)
+    coopvecBufferAppendf(&error,
+                         "needs exactly one #nvvm.target (found %d; "
+                         "attach one with nvvm-attach-target)",
+                         found);
+  else if (!coopvecNVPTXChipIsKnown(target->chip))
+    coopvecBufferAppendf(&error,
+                         "targets chip '%s', which LLVM's NVPTX "
+                         "backend does not know (see `llc "
+                         "-mtriple=nvptx64-nvidia-cuda -mcpu=help`)",
+                         target->chip);
+  else if (coopvecNVPTXChipVersion(target->chip) < MIN_SM)
+    coopvecBufferAppendf(&error,
+                         "targets %s; %s needs sm_70 or newer "
+                         "(warp-synchronous shuffles, tensor cores)",
+                         target->chip, passName);
+  else
+    coopvecNVPTXCheckFeatures(target->features, &error);
+  bool ok = error.size == 0;
+  if (!ok)
+    coopvecEmitOpError(gpuModule, "%s", coopvecBufferStr(&error));
+  coopvecBufferFree(&error);
+  return ok;
+}
+
+/// Whether an MMA operand type reads f32 (as tf32).
+static bool isTF32Fragment(MlirType type) {
+  CoopvecBuffer text = {0};
+  mlirTypePrint(type, coopvecBufferCallback, &text);
+  bool tf32 = strstr(coopvecBufferStr(&text), "xf32") != NULL;
+  coopvecBufferFree(&text);
+  return tf32;
+}
+
+static bool checkOp(MlirOperation op, const CoopvecNVVMTarget *target) {
+  if (coopvecOpIsNamed(op, "gpu.subgroup_mma_compute") &&
+      isTF32Fragment(mlirValueGetType(mlirOperationGetOperand(op, 0))) &&
+      coopvecNVPTXChipVersion(target->chip) < TF32_SM) {
+    coopvecEmitOpError(op,
+                       "multiplies tf32 on tensor cores, which needs "
+                       "sm_80 or newer; the target is %s (convert with "
+                       "allow-tf32=false)",
+                       target->chip);
+    return false;
+  }
+  MlirAttribute subgroup = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("coopvec.subgroup_size"));
+  if (coopvecOpIsNamed(op, "gpu.func") && !mlirAttributeIsNull(subgroup) &&
+      mlirIntegerAttrGetValueInt(subgroup) != WARP_SIZE) {
+    coopvecEmitOpError(op,
+                       "was converted for subgroups of %lld threads; "
+                       "NVIDIA warps have 32 (convert with "
+                       "subgroup-size=32)",
+                       (long long)mlirIntegerAttrGetValueInt(subgroup));
+    return false;
+  }
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// Rewrites
+//===----------------------------------------------------------------------===//
+
+static bool isWorkgroupAlloc(MlirOperation op) {
+  if (!coopvecOpIsNamed(op, "memref.alloc"))
+    return false;
+  MlirAttribute space = mlirMemRefTypeGetMemorySpace(
+      mlirValueGetType(mlirOperationGetResult(op, 0)));
+  return !mlirAttributeIsNull(space) && mlirAttributeIsAInteger(space) &&
+         mlirIntegerAttrGetValueInt(space) == 3;
+}
+
+/// `memref.global "private" @name : type {alignment}` at the start of the
+/// gpu.module.
+static void createGlobal(MlirOperation gpuModule, MlirOperation alloc,
+                         const char *name) {
+  MlirContext ctx = mlirOperationGetContext(alloc);
+  MlirType type = mlirValueGetType(mlirOperationGetResult(alloc, 0));
+  MlirAttribute alignment = mlirOperationGetAttributeByName(
+      alloc, mlirStringRefCreateFromCString("alignment"));
+  MlirNamedAttribute attrs[] = {
+      coopvecNamedAttr(
+          ctx, "sym_name",
+          mlirStringAttrGet(ctx, mlirStringRefCreateFromCString(name))),
+      coopvecNamedAttr(
+          ctx, "sym_visibility",
+          mlirStringAttrGet(ctx, mlirStringRefCreateFromCString("private"))),
+      coopvecNamedAttr(ctx, "type", mlirTypeAttrGet(type)),
+      coopvecNamedAttr(ctx, "alignment", alignment),
+  };
+  MlirBlock body =
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0));
+  CoopvecBuilder b =
+      mlirOperationIsNull(mlirBlockGetFirstOperation(body))
+          ? coopvecBuilderAtEnd(body, mlirOperationGetLocation(alloc))
+          : coopvecBuilderBefore(mlirBlockGetFirstOperation(body),
+                                 mlirOperationGetLocation(alloc));
+  coopvecBuild0(&b, "memref.global", 0, NULL,
+                mlirAttributeIsNull(alignment) ? 3 : 4, attrs);
+}
+
+/// A statically shaped workgroup `memref.alloc` -> `memref.global` +
+/// `memref.get_global`, named after its kernel.
+static bool rewriteAlloc(MlirOperation gpuModule, MlirOperation alloc,
+                         MlirStringRef kernel, int index) {
+  MlirValue result = mlirOperationGetResult(alloc, 0);
+  if (!mlirShapedTypeHasStaticShape(mlirValueGetType(result))) {
+    coopvecEmitOpError(alloc,
+                       "allocates workgroup memory of a dynamic "
+                       "size, which %s cannot make a static buffer",
+                       passName);
+    return false;
+  }
+  MlirContext ctx = mlirOperationGetContext(alloc);
+  CoopvecBuffer name = {0};
+  coopvecBufferAppendf(&name, "__coopvec_wg_%.*s_%d", (int)kernel.length,
+                       kernel.data, index);
+  createGlobal(gpuModule, alloc, coopvecBufferStr(&name));
+  CoopvecBuilder b =
+      coopvecBuilderBefore(alloc, mlirOperationGetLocation(alloc));
+  MlirNamedAttribute symbol = coopvecNamedAttr(
+      ctx, "name",
+      mlirFlatSymbolRefAttrGet(ctx, mlirStringRefCreate(name.data, name.size)));
+  MlirValue global = coopvecBuild1(&b, "memref.get_global", 0, NULL,
+                                   mlirValueGetType(result), 1, &symbol);
+  mlirValueReplaceAllUsesOfWith(result, global);
+  mlirOperationDestroy(alloc);
+  coopvecBufferFree(&name);
+  return true;
+}
+
+/// Whether `reduce` is an add of f32 over the whole subgroup (what
+/// convert-coopvec-to-gpu emits; the shuffles move 32-bit values).
+static bool isF32SumOfWarp(MlirOperation reduce) {
+  CoopvecBuffer text = {0};
+  mlirAttributePrint(mlirOperationGetAttributeByName(
+                         reduce, mlirStringRefCreateFromCString("op")),
+                     coopvecBufferCallback, &text);
+  bool add = strcmp(coopvecBufferStr(&text), "#gpu<all_reduce_op add>") == 0;
+  coopvecBufferFree(&text);
+  return add &&
+         mlirTypeIsAF32(mlirValueGetType(mlirOperationGetResult(reduce, 0))) &&
+         mlirAttributeIsNull(mlirOperationGetAttributeByName(
+             reduce, mlirStringRefCreateFromCString("cluster_size")));
+}
+
+/// The sum over the warp by a xor butterfly: after the step with offset s,
+/// every lane holds the sum of its aligned group of 2s lanes, the same
+/// value in each of them (addition commutes exactly).
+static void rewriteReduce(MlirOperation reduce) {
+  CoopvecBuilder b =
+      coopvecBuilderBefore(reduce, mlirOperationGetLocation(reduce));
+  MlirValue sum = mlirOperationGetOperand(reduce, 0);
+  for (int32_t offset = WARP_SIZE / 2; offset >= 1; offset /= 2)
+    sum = coopvecBuildBinaryOp(
+        &b, "arith.addf", sum,
+        coopvecBuildShuffleXor(&b, sum, offset, WARP_SIZE));
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(reduce, 0), sum);
+  mlirOperationDestroy(reduce);
+}
+
+/// Rewrites one collected op; `kernel` and `allocs` follow the enclosing
+/// gpu.func (the walk visits a func before its body).
+static bool rewriteOp(MlirOperation gpuModule, MlirOperation op,
+                      MlirStringRef *kernel, int *allocs) {
+  if (coopvecOpIsNamed(op, "gpu.func")) {
+    MlirAttribute name = mlirOperationGetAttributeByName(
+        op, mlirStringRefCreateFromCString("sym_name"));
+    *kernel = mlirStringAttrGetValue(name);
+    *allocs = 0;
+  } else if (isWorkgroupAlloc(op)) {
+    return rewriteAlloc(gpuModule, op, *kernel, (*allocs)++);
+  } else if (coopvecOpIsNamed(op, "gpu.subgroup_reduce") &&
+             isF32SumOfWarp(op)) {
+    rewriteReduce(op);
+  }
+  return true;
+}
+
+static void runPrepare(MlirOperation gpuModule, MlirExternalPass pass,
+                       const void *options) {
+  (void)options;
+  CoopvecNVVMTarget target;
+  if (!checkTarget(gpuModule, &target)) {
+    mlirExternalPassSignalFailure(pass);
+    return;
+  }
+  Worklist list = {NULL, 0, 0};
+  mlirOperationWalk(gpuModule, collectOp, &list, MlirWalkPreOrder);
+  bool ok = true;
+  // The first problem is enough: every tensor-core op of a matvec would
+  // report the same one.
+  for (intptr_t i = 0; ok && i < list.count; ++i)
+    ok = checkOp(list.ops[i], &target);
+  MlirStringRef kernel = mlirStringRefCreate("", 0);
+  int allocs = 0;
+  for (intptr_t i = 0; ok && i < list.count; ++i)
+    ok = rewriteOp(gpuModule, list.ops[i], &kernel, &allocs);
+  free(list.ops);
+  if (!ok)
+    mlirExternalPassSignalFailure(pass);
+}
+
+static MlirDialectHandle (*const prepareDependentDialects[])(void) = {
+    mlirGetDialectHandle__gpu__,
+    mlirGetDialectHandle__memref__,
+};
+
+const CoopvecPassDef coopvecPrepareNVVMPassDef = {
+    .argument = "coopvec-prepare-nvvm",
+    .name = "CoopvecPrepareNVVM",
+    .description = "Check a gpu.module's #nvvm.target and make workgroup "
+                   "allocs and float subgroup reductions lowerable by "
+                   "convert-gpu-to-nvvm",
+    .anchor = "gpu.module",
+    .dependentDialects = prepareDependentDialects,
+    .numDependentDialects =
+        sizeof(prepareDependentDialects) / sizeof(prepareDependentDialects[0]),
+    .run = runPrepare,
+};

@@ -1,0 +1,101 @@
+//===- LowerToNVVM.c - The coopvec-lower-to-nvvm pipeline -----------------===//
+//
+// From coopvec IR to a `gpu.binary` holding PTX (read it with
+// coopvecEmitGPU, `coopvec-opt --emit=ptx` or `--emit=cubin`). `chip=` and
+// `features=` become the gpu.module's `#nvvm.target` (nvvm-attach-target,
+// with LLVM's -O3); every other option (`matvec=`, `allow-tf32=`,
+// `block-size=`, `subgroup-size=`, `workgroup-memory=`) is passed on to
+// convert-coopvec-to-gpu, which reports any it does not know.
+//
+// Inside the gpu.module: coopvec-prepare-nvvm checks the target and turns
+// workgroup allocs and float subgroup reductions into forms NVVM lowers.
+// convert-math-to-llvm and convert-arith-to-llvm run before
+// convert-gpu-to-nvvm, which would turn math.fma and arith.maxnumf /
+// minnumf into libdevice calls (__nv_fmaf, __nv_fmaxf): gpu-module-to-binary
+// links libdevice only when it finds a CUDA toolkit (CUDA_HOME, ...), and
+// without one the PTX calls undefined functions. As LLVM intrinsics they are
+// single instructions (fma.rn.f32, max.f32) and the PTX does not depend on
+// the compiling machine.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pass/PassDef.h"
+
+#include "coopvec-c/Support.h"
+
+#include <ctype.h>
+#include <string.h>
+
+/// The options split between the target and the conversion.
+typedef struct NVVMOptions {
+  MlirStringRef chip, features;
+  CoopvecBuffer conversion; // the rest, as given
+} NVVMOptions;
+
+static bool keyIs(MlirStringRef key, const char *name) {
+  return key.length == strlen(name) && strncmp(key.data, name, key.length) == 0;
+}
+
+/// Sorts `key=value` words (space separated, as pass options).
+static void splitOptions(MlirStringRef text, NVVMOptions *options) {
+  size_t pos = 0;
+  while (pos < text.length) {
+    while (pos < text.length && isspace((unsigned char)text.data[pos]))
+      ++pos;
+    size_t start = pos;
+    while (pos < text.length && !isspace((unsigned char)text.data[pos]))
+      ++pos;
+    if (pos == start)
+      break;
+    MlirStringRef word = mlirStringRefCreate(text.data + start, pos - start);
+    const char *equals = memchr(word.data, '=', word.length);
+    size_t keyLength = equals ? (size_t)(equals - word.data) : word.length;
+    MlirStringRef key = mlirStringRefCreate(word.data, keyLength);
+    MlirStringRef value = keyLength < word.length
+                              ? mlirStringRefCreate(word.data + keyLength + 1,
+                                                    word.length - keyLength - 1)
+                              : mlirStringRefCreate("", 0);
+    if (keyIs(key, "chip"))
+      options->chip = value;
+    else if (keyIs(key, "features"))
+      options->features = value;
+    else
+      coopvecBufferAppendf(&options->conversion, "%s%.*s",
+                           options->conversion.size ? " " : "",
+                           (int)word.length, word.data);
+  }
+}
+
+static void expandLowerToNVVM(MlirStringRef text, MlirStringCallback append,
+                              void *userData) {
+  NVVMOptions options = {
+      mlirStringRefCreateFromCString("sm_80"), mlirStringRefCreate("", 0), {0}};
+  splitOptions(text, &options);
+  CoopvecBuffer pipeline = {0};
+  coopvecBufferAppendf(
+      &pipeline,
+      "coopvec-verify,convert-coopvec-to-gpu{%s},"
+      "nvvm-attach-target{chip=%.*s%s%.*s O=3},"
+      "gpu.module(coopvec-prepare-nvvm,canonicalize,cse,"
+      "loop-invariant-code-motion,strip-debuginfo,convert-vector-to-scf,"
+      "convert-scf-to-cf,convert-math-to-llvm,convert-arith-to-llvm,"
+      "convert-gpu-to-nvvm,"
+      "convert-vector-to-llvm,convert-ub-to-llvm,"
+      "llvm-optimize-for-nvvm-target,canonicalize,cse,"
+      "reconcile-unrealized-casts),"
+      "gpu-module-to-binary{format=isa}",
+      coopvecBufferStr(&options.conversion), (int)options.chip.length,
+      options.chip.data, options.features.length ? " features=" : "",
+      (int)options.features.length, options.features.data);
+  append(mlirStringRefCreate(pipeline.data, pipeline.size), userData);
+  coopvecBufferFree(&pipeline);
+  coopvecBufferFree(&options.conversion);
+}
+
+const CoopvecPipelineDef coopvecLowerToNVVMPipelineDef = {
+    .argument = "coopvec-lower-to-nvvm",
+    .description = "Lower coopvec IR to a gpu.binary with PTX for an NVIDIA "
+                   "GPU (convert-coopvec-to-gpu, nvvm-attach-target, "
+                   "coopvec-prepare-nvvm, then upstream passes)",
+    .expand = expandLowerToNVVM,
+};

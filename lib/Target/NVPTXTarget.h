@@ -1,0 +1,42 @@
+//===- NVPTXTarget.h - What LLVM knows about NVPTX targets (internal) -*- C
+//-*-//
+//
+// The NVVM target of a gpu.module is an `#nvvm.target<chip = ...,
+// features = ...>` attribute. LLVM only warns about a chip or feature it
+// does not know (and then generates code for another one), and aborts the
+// process on an instruction the chip lacks, so coopvec checks both names
+// against the lists the installed LLVM prints (generated at build time by
+// cmake/NVPTXNames.cmake) before anything reaches the backend.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COOPVEC_LIB_TARGET_NVPTXTARGET_H
+#define COOPVEC_LIB_TARGET_NVPTXTARGET_H
+
+#include "coopvec-c/Support.h"
+
+#include <mlir-c/IR.h>
+
+#include <stdbool.h>
+
+enum { COOPVEC_NVVM_NAME_MAX = 128 };
+
+/// The chip and features of an `#nvvm.target` attribute, with the
+/// attribute's defaults (sm_50, no features) where it leaves them out.
+typedef struct CoopvecNVVMTarget {
+  char chip[COOPVEC_NVVM_NAME_MAX];
+  char features[COOPVEC_NVVM_NAME_MAX];
+} CoopvecNVVMTarget;
+
+/// Whether `target` is an `#nvvm.target`; if so, fills `out`.
+bool coopvecReadNVVMTarget(MlirAttribute target, CoopvecNVVMTarget *out);
+
+/// Whether LLVM's NVPTX backend knows the processor `chip` (sm_80, ...).
+bool coopvecNVPTXChipIsKnown(const char *chip);
+/// The SM version of a chip name: 80 for sm_80 and sm_80a; -1 otherwise.
+int coopvecNVPTXChipVersion(const char *chip);
+/// Checks a comma list of +name / -name NVPTX features; false after
+/// appending the reason to `error`.
+bool coopvecNVPTXCheckFeatures(const char *features, CoopvecBuffer *error);
+
+#endif // COOPVEC_LIB_TARGET_NVPTXTARGET_H
