@@ -172,13 +172,14 @@ static CoopvecStatus checkTarget(CoopvecEngine *engine, CoopvecTarget target) {
                              "unknown target %d (expected CoopvecTargetCPU, "
                              "CoopvecTargetCUDA or CoopvecTargetVulkan)",
                              (int)target);
-  if (target != CoopvecTargetCPU)
-    return coopvecEngineFail(
-        engine, CoopvecStatusNoBackend,
-        "the execution engine has no %s backend yet (target '%s'); only "
-        "'cpu' can run",
-        target == CoopvecTargetCUDA ? "CUDA" : "Vulkan",
-        coopvecTargetGetName(target));
+  const char *reason = "";
+  engine->backend = coopvecGetBackend(target, &reason);
+  if (!engine->backend)
+    return coopvecEngineFail(engine, CoopvecStatusNoBackend,
+                             "the execution engine has no %s backend (target "
+                             "'%s'): %s",
+                             target == CoopvecTargetCUDA ? "CUDA" : "Vulkan",
+                             coopvecTargetGetName(target), reason);
   return CoopvecStatusSuccess;
 }
 
@@ -238,13 +239,14 @@ CoopvecStatus coopvecEngineCreate(MlirOperation module,
 void coopvecEngineDestroy(CoopvecEngine *engine) {
   if (!engine)
     return;
+  // The backend's state of the functions goes first.
+  if (engine->backend)
+    engine->backend->destroy(engine);
   for (intptr_t i = 0; i < engine->numFunctions; ++i) {
     coopvecFunctionFree(engine->functions[i]);
     free(engine->functions[i]);
   }
   free(engine->functions);
-  if (!mlirExecutionEngineIsNull(engine->jit))
-    mlirExecutionEngineDestroy(engine->jit);
   if (!mlirOperationIsNull(engine->source))
     mlirOperationDestroy(engine->source);
   if (!mlirOperationIsNull(engine->lowered))
@@ -258,7 +260,18 @@ void coopvecEngineDestroy(CoopvecEngine *engine) {
 }
 
 bool coopvecEngineIsCompiled(const CoopvecEngine *engine) {
-  return engine && !mlirExecutionEngineIsNull(engine->jit);
+  return engine && engine->backend && engine->backend->isCompiled(engine);
+}
+
+CoopvecStatus coopvecEngineCompile(CoopvecEngine *engine) {
+  if (!engine)
+    return CoopvecStatusInvalidArgument;
+  if (mlirOperationIsNull(engine->source) || !engine->backend)
+    return coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
+                             "the engine was not created successfully");
+  if (coopvecEngineIsCompiled(engine))
+    return CoopvecStatusSuccess;
+  return engine->backend->compile(engine);
 }
 
 void coopvecEngineGetCompileTimes(const CoopvecEngine *engine,

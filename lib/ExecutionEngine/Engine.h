@@ -2,11 +2,13 @@
 //-*-===//
 //
 // The engine is split by concern: Engine.c creates and destroys engines and
-// keeps their error message, Compile.c lowers and JIT-compiles (and checks
-// that the host can run the code), Signature.c reads a function's signature
-// and the uses of its memref arguments, Extent.c evaluates those uses to
-// element ranges for given scalar arguments, Run.c checks the caller's
-// arrays and runs the batch on host threads.
+// keeps their error message, Signature.c reads a function's signature and
+// the uses of its memref arguments, Extent.c evaluates those uses to element
+// ranges for given scalar arguments, Run.c checks the caller's arrays.
+// Everything target-specific is a backend (CoopvecBackend below, Backends.c
+// picks one per target): the CPU's lowers and JIT-compiles (CPUCompile.c,
+// which also checks that the host can run the code) and runs the batch on
+// host threads (CPURun.c).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +42,33 @@ typedef struct CoopvecAccessList {
 /// The packed entry point of mlirExecutionEngineLookupPacked.
 typedef void (*CoopvecPackedFunction)(void **);
 
+/// A target's backend. The engine does everything target-independent first
+/// (verifying the module, reading signatures, checking every array, offset
+/// and extent of a call); a backend compiles and runs.
+typedef struct CoopvecBackend {
+  /// Lowers a clone of `engine->source` (with `engine->pipeline` or the
+  /// backend's default pipeline), or takes `engine->lowered` as it is, and
+  /// loads the code. On failure, the engine's message says why.
+  CoopvecStatus (*compile)(CoopvecEngine *engine);
+  /// Whether the engine holds loaded code.
+  bool (*isCompiled)(const CoopvecEngine *engine);
+  /// Runs threads [0, batch) of a call whose arrays the engine checked;
+  /// `numThreads` is 0 for the default.
+  CoopvecStatus (*run)(CoopvecFunction *function, int64_t batch,
+                       const CoopvecArray *args, const CoopvecArray *results,
+                       int numThreads);
+  /// Releases what compile / run allocated (backend state of the engine
+  /// and of its functions).
+  void (*destroy)(CoopvecEngine *engine);
+} CoopvecBackend;
+
+/// The backend of `target`, or NULL when this build has none; then
+/// `*reason` says why (e.g. which library was missing at build time).
+const CoopvecBackend *coopvecGetBackend(CoopvecTarget target,
+                                        const char **reason);
+
+extern const CoopvecBackend coopvecCPUBackend;
+
 struct CoopvecFunction {
   CoopvecEngine *engine;
   char *name;
@@ -50,11 +79,14 @@ struct CoopvecFunction {
   /// A memref is stored into (not accumulated): the last thread's store
   /// must be the final one, so its chunk runs after the others.
   bool ordered;
-  CoopvecPackedFunction entry; // resolved on the first run
+  CoopvecPackedFunction entry; // CPU: resolved on the first run
+  void *backendData;           // other backends' per-function state
 };
 
 struct CoopvecEngine {
   CoopvecTarget target;
+  const CoopvecBackend *backend;
+  void *backendState; // the backend's (the CPU uses `jit`)
   char *pipeline; // NULL: the default
   MlirOperation source;
   MlirOperation lowered; // a clone of the options' module, or null

@@ -1,48 +1,20 @@
-//===- Run.c - Check the caller's arrays, run a batch on host threads -----===//
+//===- Run.c - Check the caller's arrays, then run on the backend ---------===//
 //
-// The ABI of lowered code (docs/execution-model.md): `@f_batched(%n, args...,
-// results...)` with llvm.emit_c_interface; vec values are memref<?xT> of
-// n*N elements, memrefs and scalars pass through. The packed entry point
-// takes one pointer per argument of `_mlir_ciface_f_batched`: a pointer to
-// a descriptor pointer for a memref, a pointer to the value for a scalar.
-//
-// The batch is cut into contiguous chunks of a multiple of 64 threads (up
-// to 8 per host thread), each a call of the entry point on its slice of the
-// vec buffers; host threads take chunks in turn, so a core that runs slower
-// (another process, a hypervisor taking the vCPU) does not hold up the
-// others. Chunks are multiples of 64 threads so that every chunk but the
-// last fills whole lane groups (the lowering uses up to 64 lanes at powers
-// of two): a thread's lane, and therefore its results, do not depend on the
-// number of host threads. Shared memrefs are the same buffer in every
-// chunk: accumulations are atomic adds in the compiled code; plain stores
-// race, so the 64-thread group holding the last thread runs after all the
-// others, and the last thread's store stays, as with one host thread
-// (docs/execution-model.md).
+// Everything a call hands over is checked here, for every target, before
+// any compiled code runs: counts, dtypes, sizes, alignment, and every
+// offset and extent of a memref access (Extent.c), with overflow-safe
+// arithmetic. The backend then runs the batch (CPURun.c for the CPU).
 //
 //===----------------------------------------------------------------------===//
 
-// pthreads and sysconf are POSIX, not C11.
+// sysconf is POSIX, not C11.
 #define _POSIX_C_SOURCE 200809L
 
 #include "ExecutionEngine/Engine.h"
 
-#include <pthread.h>
-#include <stdatomic.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-enum { kChunkAlignment = 64, kChunksPerThread = 8, kMaxThreads = 1024 };
-
-/// The C layout of a rank-1 memref descriptor.
-typedef struct MemRef1D {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t sizes[1];
-  int64_t strides[1];
-} MemRef1D;
+enum { kMaxThreads = 1024 };
 
 int coopvecGetDefaultNumThreads(void) {
   long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -186,185 +158,6 @@ static CoopvecStatus checkCall(CoopvecFunction *function, int64_t batch,
   return status ? status : checkExtents(function, args);
 }
 
-static CoopvecStatus resolveEntry(CoopvecFunction *function) {
-  if (function->entry)
-    return CoopvecStatusSuccess;
-  char symbol[600];
-  snprintf(symbol, sizeof(symbol), "_mlir_ciface_%s_batched", function->name);
-  function->entry = (CoopvecPackedFunction)mlirExecutionEngineLookupPacked(
-      function->engine->jit, mlirStringRefCreateFromCString(symbol));
-  if (function->entry)
-    return CoopvecStatusSuccess;
-  return coopvecEngineFail(function->engine, CoopvecStatusNotFound,
-                           "the lowered module has no @%s_batched with "
-                           "llvm.emit_c_interface",
-                           function->name);
-}
-
-//===----------------------------------------------------------------------===//
-// Calls
-//===----------------------------------------------------------------------===//
-
-/// One call of the entry point: threads [start, start + n).
-typedef struct Call {
-  CoopvecPackedFunction entry;
-  int64_t n;
-  MemRef1D *descriptors;
-  MemRef1D **pointers;
-  void **packed;
-} Call;
-
-static MemRef1D describe(const CoopvecArray *array, int64_t first,
-                         int64_t count) {
-  char *data = (char *)array->data + first * coopvecDTypeGetSize(array->dtype);
-  MemRef1D descriptor = {data, data, 0, {count}, {1}};
-  return descriptor;
-}
-
-/// Points slot `slot` of `call` at `array`: vecs at their rows [start,
-/// start + n), memrefs whole, scalars by value.
-static void bindSlot(Call *call, intptr_t slot, const CoopvecValueInfo *info,
-                     const CoopvecArray *array, int64_t start) {
-  if (info->kind == CoopvecValueKindScalar) {
-    call->packed[slot] = array->data;
-    return;
-  }
-  call->descriptors[slot] =
-      info->kind == CoopvecValueKindVec
-          ? describe(array, start * info->length, call->n * info->length)
-          : describe(array, 0, array->size);
-  call->pointers[slot] = &call->descriptors[slot];
-  call->packed[slot] = &call->pointers[slot];
-}
-
-static void bindCall(Call *call, const CoopvecFunction *function,
-                     const CoopvecArray *args, const CoopvecArray *results,
-                     int64_t start) {
-  call->entry = function->entry;
-  call->packed[0] = &call->n;
-  for (intptr_t i = 0; i < function->numArgs; ++i)
-    bindSlot(call, 1 + i, &function->args[i], &args[i], start);
-  for (intptr_t i = 0; i < function->numResults; ++i)
-    bindSlot(call, 1 + function->numArgs + i, &function->results[i],
-             &results[i], start);
-}
-
-static void runCall(Call *call) { call->entry(call->packed); }
-
-/// The calls of one run: `numParallel` chunks that host threads take in
-/// turn, then (for functions that store) the 64-thread group holding the
-/// last thread.
-typedef struct Plan {
-  Call *calls;
-  intptr_t numCalls, numParallel;
-  atomic_intptr_t next; // the next chunk to take
-  MemRef1D *descriptors;
-  MemRef1D **pointers;
-  void **packed;
-  pthread_t *threads;
-} Plan;
-
-/// A host thread: takes chunks until none is left. Taking them one at a
-/// time (rather than one fixed share per thread) keeps every core busy
-/// when some run slower (another process, a hypervisor taking a vCPU).
-static void *work(void *userData) {
-  Plan *plan = userData;
-  intptr_t i;
-  while ((i = atomic_fetch_add(&plan->next, 1)) < plan->numParallel)
-    runCall(&plan->calls[i]);
-  return NULL;
-}
-
-/// Runs the chunks on `threads` host threads, this one included (fewer if
-/// threads cannot be created: the others take their chunks), then the
-/// last thread's group.
-static void runPlan(Plan *plan, int threads) {
-  pthread_attr_t attr;
-  // Lowered code keeps its tiles on the stack; do not depend on the
-  // platform's default thread stack size.
-  bool initialized = pthread_attr_init(&attr) == 0;
-  bool hasAttr = initialized && pthread_attr_setstacksize(&attr, 8u << 20) == 0;
-  int helpers =
-      plan->numParallel < threads ? (int)plan->numParallel - 1 : threads - 1;
-  int started = 0;
-  while (started < helpers &&
-         pthread_create(&plan->threads[started], hasAttr ? &attr : NULL, work,
-                        plan) == 0)
-    ++started;
-  work(plan);
-  for (int i = 0; i < started; ++i)
-    pthread_join(plan->threads[i], NULL);
-  if (initialized)
-    pthread_attr_destroy(&attr);
-  if (plan->numCalls > plan->numParallel)
-    runCall(&plan->calls[plan->numParallel]);
-}
-
-/// Chunks of [0, total) for `threads` threads: their number and `*size`, a
-/// multiple of 64 threads; up to kChunksPerThread per host thread, and one
-/// call for one thread (nothing to balance).
-static intptr_t chunkCount(int64_t total, int threads, int64_t *size) {
-  if (total == 0)
-    return 0;
-  int64_t chunks = threads == 1 ? 1 : (int64_t)threads * kChunksPerThread;
-  int64_t even = (total - 1) / chunks + 1;
-  int64_t groups = (even - 1) / kChunkAlignment + 1;
-  *size = groups > total / kChunkAlignment ? total : groups * kChunkAlignment;
-  return (intptr_t)((total - 1) / *size + 1);
-}
-
-static CoopvecStatus allocatePlan(CoopvecFunction *function, int threads,
-                                  Plan *plan) {
-  size_t calls = (size_t)plan->numCalls;
-  size_t slots = 1 + (size_t)(function->numArgs + function->numResults);
-  plan->calls = calloc(calls + 1, sizeof(Call));
-  plan->descriptors = calloc(calls * slots + 1, sizeof(MemRef1D));
-  plan->pointers = calloc(calls * slots + 1, sizeof(MemRef1D *));
-  plan->packed = calloc(calls * slots + 1, sizeof(void *));
-  plan->threads = calloc((size_t)threads + 1, sizeof(pthread_t));
-  if (plan->calls && plan->descriptors && plan->pointers && plan->packed &&
-      plan->threads)
-    return CoopvecStatusSuccess;
-  return coopvecEngineFail(function->engine, CoopvecStatusOutOfMemory,
-                           "out of memory");
-}
-
-static CoopvecStatus makePlan(CoopvecFunction *function, int64_t batch,
-                              int threads, const CoopvecArray *args,
-                              const CoopvecArray *results, Plan *plan) {
-  int64_t parallelEnd = function->ordered && batch
-                            ? (batch - 1) / kChunkAlignment * kChunkAlignment
-                            : batch;
-  int64_t size = 0;
-  plan->numParallel = chunkCount(parallelEnd, threads, &size);
-  plan->numCalls = plan->numParallel + (parallelEnd < batch);
-  atomic_init(&plan->next, 0);
-  CoopvecStatus status = allocatePlan(function, threads, plan);
-  size_t slots = 1 + (size_t)(function->numArgs + function->numResults);
-  for (intptr_t i = 0; !status && i < plan->numCalls; ++i) {
-    Call *call = &plan->calls[i];
-    int64_t start = parallelEnd, end = batch; // the last thread's group
-    if (i < plan->numParallel) {
-      start = i * size;
-      end = size < parallelEnd - start ? start + size : parallelEnd;
-    }
-    call->n = end - start;
-    call->descriptors = &plan->descriptors[(size_t)i * slots];
-    call->pointers = &plan->pointers[(size_t)i * slots];
-    call->packed = &plan->packed[(size_t)i * slots];
-    bindCall(call, function, args, results, start);
-  }
-  return status;
-}
-
-static void freePlan(Plan *plan) {
-  free(plan->calls);
-  free(plan->descriptors);
-  free(plan->pointers);
-  free(plan->packed);
-  free(plan->threads);
-}
-
 CoopvecStatus coopvecFunctionRun(CoopvecFunction *function, int64_t batch,
                                  const CoopvecArray *args, intptr_t numArgs,
                                  const CoopvecArray *results,
@@ -373,15 +166,8 @@ CoopvecStatus coopvecFunctionRun(CoopvecFunction *function, int64_t batch,
     return CoopvecStatusInvalidArgument;
   CoopvecStatus status = checkCall(function, batch, args, numArgs, results,
                                    numResults, numThreads);
-  if (!status)
-    status = resolveEntry(function);
-  int threads = numThreads ? numThreads : coopvecGetDefaultNumThreads();
-  Plan plan;
-  memset(&plan, 0, sizeof(plan));
-  if (!status)
-    status = makePlan(function, batch, threads, args, results, &plan);
-  if (!status)
-    runPlan(&plan, threads);
-  freePlan(&plan);
-  return status;
+  if (status)
+    return status;
+  return function->engine->backend->run(function, batch, args, results,
+                                        numThreads);
 }

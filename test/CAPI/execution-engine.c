@@ -503,10 +503,10 @@ static void testEngineErrors(MlirContext ctx) {
   printf("testEngineErrors\n");
   CoopvecEngineOptions options = coopvecEngineOptionsGetDefault();
   options.target = CoopvecTargetCUDA;
-  // CHECK-NEXT: cuda: no backend: the execution engine has no CUDA backend yet (target 'cuda'); only 'cpu' can run
+  // CHECK-NEXT: cuda: no backend: the execution engine has no CUDA backend (target 'cuda'): not implemented yet
   expectEngineError(ctx, "cuda", kScale, &options);
   coopvecTargetFromName("vulkan", &options.target);
-  // CHECK-NEXT: vulkan: no backend: the execution engine has no Vulkan backend yet (target 'vulkan'); only 'cpu' can run
+  // CHECK-NEXT: vulkan: no backend: the execution engine has no Vulkan backend (target 'vulkan'): not implemented yet
   expectEngineError(ctx, "vulkan", kScale, &options);
   options.target = (CoopvecTarget)7;
   // CHECK-NEXT: target 7: invalid argument: unknown target 7

@@ -54,10 +54,10 @@
 // CPU: {{^PASS$}}
 // RUN: not coopvec-run %s --entry=mlp --random --target=cuda 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=CUDA
-// CUDA: coopvec-run: error: the execution engine has no CUDA backend yet (target 'cuda'); only 'cpu' can run
+// CUDA: coopvec-run: error: the execution engine has no CUDA backend (target 'cuda'): not implemented yet
 // RUN: not coopvec-run %s --entry=mlp --random --target=vulkan 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=VULKAN
-// VULKAN: coopvec-run: error: the execution engine has no Vulkan backend yet (target 'vulkan'); only 'cpu' can run
+// VULKAN: coopvec-run: error: the execution engine has no Vulkan backend (target 'vulkan'): not implemented yet
 // RUN: not coopvec-run %s --entry=mlp --random --target=metal 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=METAL
 // METAL: coopvec-run: error: invalid value in '--target=metal'

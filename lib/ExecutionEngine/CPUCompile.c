@@ -1,4 +1,4 @@
-//===- Compile.c - Lower, check and JIT-compile an engine's module --------===//
+//===- CPUCompile.c - The CPU backend: lower, check, JIT-compile ----------===//
 //
 // A clone is lowered (the engine's module stays coopvec IR for signatures
 // and access checks), checked to be LLVM dialect only and to target a CPU
@@ -241,14 +241,7 @@ static CoopvecStatus jit(CoopvecEngine *engine, MlirOperation module) {
   return CoopvecStatusSuccess;
 }
 
-CoopvecStatus coopvecEngineCompile(CoopvecEngine *engine) {
-  if (!engine)
-    return CoopvecStatusInvalidArgument;
-  if (mlirOperationIsNull(engine->source))
-    return coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
-                             "the engine was not created successfully");
-  if (coopvecEngineIsCompiled(engine))
-    return CoopvecStatusSuccess;
+CoopvecStatus coopvecCPUCompile(CoopvecEngine *engine) {
   double start = nowSeconds();
   MlirOperation module = mlirOperationClone(
       mlirOperationIsNull(engine->lowered) ? engine->source : engine->lowered);
@@ -265,4 +258,14 @@ CoopvecStatus coopvecEngineCompile(CoopvecEngine *engine) {
   engine->loweringSeconds = lowered - start;
   engine->jitSeconds = nowSeconds() - lowered;
   return status;
+}
+
+bool coopvecCPUIsCompiled(const CoopvecEngine *engine) {
+  return !mlirExecutionEngineIsNull(engine->jit);
+}
+
+void coopvecCPUDestroy(CoopvecEngine *engine) {
+  if (!mlirExecutionEngineIsNull(engine->jit))
+    mlirExecutionEngineDestroy(engine->jit);
+  engine->jit = (MlirExecutionEngine){NULL};
 }
