@@ -2,8 +2,16 @@
 # Installs what coopvec needs on Debian 12 (bookworm), skipping what is
 # already there. LLVM/MLIR 22 comes from bookworm-security.
 set -euo pipefail
+# python3-numpy and python3-pytest: the Python package's tests (test/python);
+# python3-matplotlib (the plots of python/examples/fit.py) is optional.
 packages=(cmake ninja-build gcc libc6-dev python3 libmlir-22-dev mlir-22-tools
-          llvm-22-dev llvm-22-tools libopenblas-dev valgrind pkg-config)
+          llvm-22-dev llvm-22-tools libopenblas-dev valgrind pkg-config
+          python3-numpy python3-pytest)
+# --fuzz: also clang-14 and its sanitizer runtimes, for scripts/fuzz.sh and
+# scripts/tsan.sh (docs/reliability.md); the default build needs neither.
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=(clang-14 libclang-rt-14-dev)
+fi
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -1,0 +1,141 @@
+"""MLIR text of a packed network: one per-thread function
+
+    func.func @forward(%x: !coopvec.vec<IN, T>, %w: memref<?xT>)
+        -> !coopvec.vec<OUT, T>
+
+in the form of examples/mlp.mlir: per Linear layer a ``coopvec.matrix_view``
+of the packed buffer at the layer's byte offset, a ``coopvec.load`` of its
+bias and a ``coopvec.matvec`` with the bias; activations are the dialect's
+elementwise ops with scalar constants on the right. IRDL ops are written in
+MLIR's generic form. ``coopvec-autodiff{func=forward}`` then adds
+``@forward_grad`` (docs/autodiff.md).
+"""
+
+import numpy as np
+
+from . import nn
+
+FUNCTION = "forward"
+
+
+class Value:
+    """An SSA vec value: its name and width."""
+
+    def __init__(self, name, width):
+        self.name = name
+        self.width = width
+
+
+class Scalar:
+    """An SSA scalar of the element type (a constant)."""
+
+    def __init__(self, name):
+        self.name = name
+
+
+def _float_bits(value, dtype):
+    """`value` rounded to `dtype`, as MLIR's hexadecimal bit-pattern literal
+    (exact, whatever the decimal digits)."""
+    if dtype == np.float16:
+        return f"0x{int(np.float16(value).view(np.uint16)):04X}"
+    return f"0x{int(np.float32(value).view(np.uint32)):08X}"
+
+
+class Builder:
+    """Collects the body of @forward; layers call its methods from their
+    ``_emit``."""
+
+    def __init__(self, packed):
+        self.packed = packed
+        self.element = "f16" if packed.dtype == np.float16 else "f32"
+        self.memref = f"memref<?x{self.element}>"
+        self.placements = {p.index: p for p in packed._placements}
+        self.index = None  # the layer being emitted
+        self.lines = []
+        self.constants = {}
+        self.counter = 0
+
+    def _name(self, stem):
+        self.counter += 1
+        return f"%{stem}{self.counter}"
+
+    def vec_type(self, width):
+        return f"!coopvec.vec<{width}, {self.element}>"
+
+    def const(self, value):
+        """A scalar constant of the element type (emitted once per value)."""
+        bits = _float_bits(value, self.packed.dtype)
+        if bits not in self.constants:
+            name = f"%cst{len(self.constants)}"
+            rounded = float(np.asarray(value, dtype=self.packed.dtype))
+            self.lines.append(f"  {name} = arith.constant {bits} : {self.element}"
+                              f"  // {rounded!r}")
+            self.constants[bits] = Scalar(name)
+        return self.constants[bits]
+
+    def op(self, mnemonic, x, *operands):
+        """An elementwise op on the vec `x` and vecs or scalars of the same
+        element type (``add``, ``sub``, ``mul``, ``min``, ``max``, ``step``,
+        ``fma``, ``neg``, ``exp2``, ``log2``, ``tanh``)."""
+        vec = self.vec_type(x.width)
+        types = [vec] + [vec if isinstance(o, Value) else self.element for o in operands]
+        names = [x.name] + [o.name for o in operands]
+        result = Value(self._name("v"), x.width)
+        self.lines.append(f'  {result.name} = "coopvec.{mnemonic}"({", ".join(names)}) : '
+                          f'({", ".join(types)}) -> {vec}')
+        return result
+
+    def linear(self, layer, x):
+        p = self.placements[self.index]
+        assert x.width == p.cols, (x.width, p.cols)
+        layout = self.packed.layout
+        matrix = f'!coopvec.matrix<{p.rows}, {p.cols}, {self.element}, "{layout}">'
+        byte_offset = p.matrix_offset * self.packed.dtype.itemsize
+        i = self.index
+        self.lines.append(f"  // layer {i}: Linear({p.cols}, {p.rows}), weight at "
+                          f"element {p.matrix_offset} (byte {byte_offset})" +
+                          ("" if p.bias_offset is None else
+                           f", bias at element {p.bias_offset}"))
+        self.lines.append(f'  %W{i} = "coopvec.matrix_view"(%w) {{offset = {byte_offset}}} '
+                          f': ({self.memref}) -> {matrix}')
+        result = Value(f"%y{i}", p.rows)
+        if p.bias_offset is None:
+            self.lines.append(f'  {result.name} = "coopvec.matvec"(%W{i}, {x.name}) : '
+                              f'({matrix}, {self.vec_type(p.cols)}) -> '
+                              f'{self.vec_type(p.rows)}')
+            return result
+        self.lines.append(f"  %boff{i} = arith.constant {p.bias_offset} : index")
+        self.lines.append(f'  %b{i} = "coopvec.load"(%w, %boff{i}) : ({self.memref}, '
+                          f'index) -> {self.vec_type(p.rows)}')
+        self.lines.append(f'  {result.name} = "coopvec.matvec"(%W{i}, {x.name}, %b{i}) : '
+                          f'({matrix}, {self.vec_type(p.cols)}, {self.vec_type(p.rows)}) '
+                          f'-> {self.vec_type(p.rows)}')
+        return result
+
+
+def generate(packed):
+    """The MLIR module text of `packed`'s forward function."""
+    if not isinstance(packed, nn.PackedNet):
+        raise TypeError(f"coopvec: expected a PackedNet (from nn.pack), not "
+                        f"{type(packed).__name__}")
+    b = Builder(packed)
+    value = Value("%x", packed.in_features)
+    for i, layer in enumerate(packed.layers):
+        b.index = i
+        b.lines.append(f"  // layer {i}: {layer!r}" if not isinstance(layer, nn.Linear)
+                       else "")
+        value = layer._emit(b, value)
+        if not isinstance(value, Value):
+            raise TypeError(f"coopvec: layer {i} ({layer!r}) emitted no vec value")
+    b.lines = [line for line in b.lines if line]
+    header = [
+        f"// {packed.in_features} -> {packed.out_features} MLP, "
+        f"{packed.dtype.name}, layout {packed.layout}, generated by the coopvec "
+        "Python package.",
+        f"// Weight buffer %w: {packed.buffer.size} elements "
+        f"({packed.buffer.size * packed.dtype.itemsize} bytes).",
+    ]
+    signature = (f"func.func @{FUNCTION}(%x: {b.vec_type(packed.in_features)}, "
+                 f"%w: {b.memref}) -> {b.vec_type(value.width)} {{")
+    return "\n".join(header + [signature] + b.lines +
+                     [f"  return {value.name} : {b.vec_type(value.width)}", "}", ""])

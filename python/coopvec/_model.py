@@ -1,0 +1,206 @@
+"""coopvec.compile and the compiled Model."""
+
+import numpy as np
+
+from . import _codegen, _lib, nn
+
+__all__ = ["compile", "Model"]
+
+_DTYPE_CODES = {np.dtype(np.float16): _lib.DTYPE_F16,
+                np.dtype(np.float32): _lib.DTYPE_F32}
+
+
+def compile(packed, target="cpu", *, num_threads=0, gradient=None):
+    """Compiles a packed network (:func:`coopvec.nn.pack`) for `target` and
+    returns a :class:`Model`.
+
+    - `target`: ``'cpu'``, ``'cuda'`` or ``'vulkan'`` (the engine's targets).
+      A target the engine has no backend (or no device) for raises
+      :class:`coopvec.EngineError` with the engine's status and message.
+    - `num_threads`: host threads per call, 0 (the default) for every core.
+    - `gradient`: whether to also compile the gradient (``model.backward``),
+      with ``coopvec-autodiff``. The default is True except for the
+      ``'inference'`` layout, whose weights are read-only and have no
+      gradient (docs/autodiff.md); True with that layout is a ValueError.
+
+    The weights are not copied: every call passes ``packed.buffer`` to the
+    compiled code, so in-place updates (an optimizer step) take effect at
+    the next call.
+    """
+    return Model(packed, target, num_threads=num_threads, gradient=gradient)
+
+
+def _num_threads(value):
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"coopvec: num_threads must be an int, not "
+                        f"{type(value).__name__}")
+    if not 0 <= value <= 1024:
+        raise ValueError(f"coopvec: num_threads is {value}; expected 0 (every "
+                         "core) to 1024")
+    return int(value)
+
+
+class Model:
+    """A compiled network: ``y = model(x)``, ``model.backward(x, dy)``.
+
+    Made by :func:`coopvec.compile`. Attributes: ``packed`` (the
+    :class:`~coopvec.nn.PackedNet` whose buffer the model reads at every
+    call), ``target``, ``dtype``, ``in_features``, ``out_features``,
+    ``num_threads`` (host threads per call, 0 for all cores; may be
+    changed), ``has_gradient``, ``source`` (the generated MLIR of
+    ``@forward``, with comments on where each layer's parameters are),
+    ``mlir`` (the module the engine compiled, as MLIR prints it: ``@forward``
+    and, with a gradient, the ``@forward_grad`` that ``coopvec-autodiff``
+    added) and ``compile_times`` (seconds spent lowering and in the JIT).
+    """
+
+    __module__ = "coopvec"
+
+    def __init__(self, packed, target="cpu", *, num_threads=0, gradient=None):
+        if not isinstance(packed, nn.PackedNet):
+            raise TypeError("coopvec: compile() takes a PackedNet (from "
+                            f"coopvec.nn.pack), not {type(packed).__name__}")
+        if gradient is None:
+            gradient = packed.layout != "inference"
+        elif gradient and packed.layout == "inference":
+            raise ValueError("coopvec: the 'inference' layout is read-only and "
+                             "has no gradient: pack with layout='training'")
+        self.packed = packed
+        self.dtype = packed.dtype
+        self.in_features = packed.in_features
+        self.out_features = packed.out_features
+        self.num_threads = _num_threads(num_threads)
+        self.has_gradient = bool(gradient)
+        target_code = _lib.target_from_name(target)
+        self.target = target
+        source = self.source = _codegen.generate(packed)
+        context = _lib.Context()
+        module = None
+        try:
+            module = context.parse(source)
+            if self.has_gradient:
+                context.run_pipeline(module, "builtin.module(coopvec-autodiff"
+                                     f"{{func={_codegen.FUNCTION}}})")
+            header = "".join(line + "\n" for line in source.splitlines()
+                             if line.startswith("//"))
+            self.mlir = header + context.print(module)
+        except BaseException:
+            if module is not None:
+                context.lib.mlirModuleDestroy(module)
+            context.destroy()
+            raise
+        # The engine keeps a verified clone of the module and owns the
+        # context from here on (it frees both if it fails).
+        self._engine = _lib.Engine(context, module, target_code)
+        engine = self._engine
+        self._forward = self._lookup(_codegen.FUNCTION, 2, 1)
+        self._grad = (self._lookup(_codegen.FUNCTION + "_grad", 4, 1)
+                      if self.has_gradient else None)
+        engine.compile()
+        self.compile_times = engine.compile_times()
+
+    def _lookup(self, name, num_args, num_results):
+        function, args, results = self._engine.lookup(name)
+        assert len(args) == num_args and len(results) == num_results, (
+            name, len(args), len(results))
+        return function
+
+    # -- argument checks ------------------------------------------------
+
+    def _batch_array(self, value, width, what):
+        """`value` as a C-contiguous (batch, width) array of the model's
+        dtype, and whether it was one sample (1-D)."""
+        if isinstance(value, np.ndarray):
+            if value.dtype != self.dtype:
+                raise TypeError(f"coopvec: {what} has dtype {value.dtype}, the model "
+                                f"is {self.dtype} (convert with "
+                                f".astype(np.{self.dtype.name}))")
+        else:
+            try:
+                value = np.asarray(value, dtype=self.dtype)
+            except (TypeError, ValueError) as error:
+                raise TypeError(f"coopvec: {what} is not an array of numbers: "
+                                f"{error}") from None
+        single = value.ndim == 1
+        if single:
+            value = value[np.newaxis, :]
+        if value.ndim != 2 or value.shape[1] != width:
+            expected = f"(batch, {width}) or ({width},)"
+            raise ValueError(f"coopvec: {what} has shape {value.shape}, expected "
+                             f"{expected}: the model's {what} width is {width}")
+        return np.ascontiguousarray(value), single
+
+    def _weights(self):
+        buffer = self.packed.buffer
+        if (not isinstance(buffer, np.ndarray) or buffer.dtype != self.dtype or
+                buffer.ndim != 1 or not buffer.flags.c_contiguous):
+            raise TypeError("coopvec: packed.buffer must stay a contiguous 1-D "
+                            f"{self.dtype} array (update it in place)")
+        return buffer
+
+    def _arg(self, array):
+        return (array.ctypes.data, _DTYPE_CODES[array.dtype], array.size)
+
+    # -- running ---------------------------------------------------------
+
+    def forward(self, x):
+        """Runs the network on `x`, a ``(batch, in_features)`` array of the
+        model's dtype (or one ``(in_features,)`` sample); returns
+        ``(batch, out_features)`` (or ``(out_features,)``). A NumPy array of
+        another dtype is a TypeError (nothing is converted silently); lists
+        are converted."""
+        x, single = self._batch_array(x, self.in_features, "input")
+        w = self._weights()
+        y = np.empty((x.shape[0], self.out_features), dtype=self.dtype)
+        self._engine.run(self._forward, x.shape[0], [self._arg(x), self._arg(w)],
+                         [self._arg(y)], self.num_threads)
+        return y[0] if single else y
+
+    __call__ = forward
+
+    def backward(self, x, dy, dbuffer=None):
+        """Gradients of ``sum(dy * model(x))``: returns ``(dx, dbuffer)``.
+
+        `x` is as for :meth:`forward`, `dy` has the output's shape. ``dx``
+        has the shape of `x`; ``dbuffer`` has the layout of
+        ``packed.buffer`` (read it with ``nn.unpack(packed, buffer=dbuffer)``)
+        and holds the weight and bias gradients summed over the batch. With
+        `dbuffer` given (a buffer of that size and dtype), the gradients are
+        added into it instead of into a new zeroed one.
+        """
+        if not self.has_gradient:
+            raise RuntimeError("coopvec: this model has no gradient (layout "
+                               f"{self.packed.layout!r}, or gradient=False): "
+                               "compile a 'training' packing for backward()")
+        x, single = self._batch_array(x, self.in_features, "input")
+        dy, dy_single = self._batch_array(dy, self.out_features, "output gradient dy")
+        if dy.shape[0] != x.shape[0] or single != dy_single:
+            raise ValueError(f"coopvec: dy has {dy.shape[0]} rows, x has "
+                             f"{x.shape[0]}: one output gradient per sample")
+        w = self._weights()
+        if dbuffer is None:
+            dbuffer = nn._aligned_zeros(w.size, self.dtype)
+        elif not isinstance(dbuffer, np.ndarray):
+            raise TypeError("coopvec: dbuffer must be a NumPy array")
+        elif dbuffer.dtype != self.dtype:
+            raise TypeError(f"coopvec: dbuffer has dtype {dbuffer.dtype}, the model "
+                            f"is {self.dtype}")
+        elif dbuffer.shape != w.shape or not dbuffer.flags.c_contiguous:
+            raise ValueError(f"coopvec: dbuffer has shape {dbuffer.shape}; it must "
+                             f"be a contiguous array of the buffer's shape {w.shape}")
+        elif not dbuffer.flags.writeable:
+            raise ValueError("coopvec: dbuffer is read-only")
+        dx = np.empty_like(x)
+        self._engine.run(self._grad, x.shape[0],
+                         [self._arg(x), self._arg(w), self._arg(dbuffer), self._arg(dy)],
+                         [self._arg(dx)], self.num_threads)
+        return (dx[0] if single else dx), dbuffer
+
+    def close(self):
+        """Frees the compiled code now (otherwise when garbage-collected)."""
+        self._engine.close()
+
+    def __repr__(self):
+        return (f"Model({self.in_features} -> {self.out_features}, "
+                f"{self.dtype.name}, layout={self.packed.layout!r}, "
+                f"target={self.target!r})")
