@@ -9,9 +9,15 @@ packages=(cmake ninja-build gcc libc6-dev python3 libmlir-22-dev mlir-22-tools
           python3-numpy python3-pytest)
 # --fuzz: also clang-14 and its sanitizer runtimes, for scripts/fuzz.sh and
 # scripts/tsan.sh (docs/reliability.md); the default build needs neither.
-if [ "${1:-}" = "--fuzz" ]; then
-  packages+=(clang-14 libclang-rt-14-dev)
-fi
+# --bench: also oneDNN and libxsmm, optional baselines of bench/mlp-cpu
+# (docs/performance.md); neither the default build nor the tests need them.
+for arg in "$@"; do
+  case "$arg" in
+    --fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
+    --bench) packages+=(libdnnl-dev libxsmm-dev) ;;
+    *) echo "usage: install-deps.sh [--fuzz] [--bench]" >&2; exit 2 ;;
+  esac
+done
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

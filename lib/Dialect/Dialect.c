@@ -6,11 +6,17 @@
 //
 //===----------------------------------------------------------------------===//
 
+// pthread_once is POSIX, not C11.
+#define _POSIX_C_SOURCE 200809L
+
 #include "coopvec-c/Coopvec.h"
+
+#include "Dialect/Setup.h"
 
 #include <mlir-c/Dialect/IRDL.h>
 #include <mlir-c/RegisterEverything.h>
 
+#include <pthread.h>
 #include <string.h>
 
 extern const char coopvecIRDLText[];
@@ -42,12 +48,20 @@ MlirLogicalResult coopvecLoadDialect(MlirContext ctx) {
   return result;
 }
 
+static pthread_once_t passesOnce = PTHREAD_ONCE_INIT;
+
+static void registerAllPasses(void) { mlirRegisterAllPasses(); }
+
+void coopvecRegisterAllPassesOnce(void) {
+  pthread_once(&passesOnce, registerAllPasses);
+}
+
 MlirLogicalResult coopvecSetupContext(MlirContext ctx) {
   MlirDialectRegistry registry = mlirDialectRegistryCreate();
   mlirRegisterAllDialects(registry);
   mlirContextAppendDialectRegistry(ctx, registry);
   mlirDialectRegistryDestroy(registry);
   mlirRegisterAllLLVMTranslations(ctx);
-  mlirRegisterAllPasses();
+  coopvecRegisterAllPassesOnce(); // process-wide: Dialect/Setup.h
   return coopvecLoadDialect(ctx);
 }

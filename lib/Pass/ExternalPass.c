@@ -97,8 +97,8 @@ static bool setOption(const CoopvecPassDef *def,
   }
   static const char *kindNames[] = {"a boolean (true/false)", "an integer",
                                     "a string",
-                                    "a comma list (at most 127 "
-                                    "characters in all)"};
+                                    ("a comma list (at most 127 "
+                                     "characters in all)")};
   coopvecBufferAppendf(error,
                        "invalid value '%.*s' for option '%s' of pass "
                        "'%s': expected %s",

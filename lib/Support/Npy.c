@@ -590,12 +590,18 @@ MlirLogicalResult coopvecNpyRead(const char *path, CoopvecNpyArray *result,
 static bool shapeMatchesSize(const CoopvecNpyArray *array) {
   if (array->rank < 0 || array->rank > COOPVEC_NPY_MAX_RANK)
     return false;
-  int64_t count = 1;
+  bool empty = false;
   for (int i = 0; i < array->rank; ++i) {
     if (array->shape[i] < 0)
       return false;
-    count *= array->shape[i];
+    empty |= array->shape[i] == 0;
   }
+  if (empty) // (2^62, 4, 0) holds 0 elements, though 2^62 * 4 overflows
+    return array->array.size == 0;
+  int64_t count = 1;
+  for (int i = 0; i < array->rank; ++i)
+    if (__builtin_mul_overflow(count, array->shape[i], &count))
+      return false; // an embedder's shape: more elements than any array
   return count == array->array.size;
 }
 

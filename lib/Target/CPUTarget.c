@@ -5,6 +5,8 @@
 
 #include "Target/CPUTarget.h"
 
+#include "Dialect/Setup.h"
+
 #include <llvm-c/Core.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
@@ -20,6 +22,8 @@
 // cmake/CPUNames.cmake.
 extern const char *const coopvecCPUNames_x86_64[];
 extern const char *const coopvecCPUNames_aarch64[];
+extern const char *const coopvecCPUFeatures_x86_64[];
+extern const char *const coopvecCPUFeatures_aarch64[];
 
 typedef enum Arch { ArchX86_64, ArchAArch64, ArchOther } Arch;
 
@@ -54,7 +58,7 @@ static void initializeOnce(void) {
   LLVMInitializeAllTargetInfos();
   LLVMInitializeAllTargets();
   LLVMInitializeAllTargetMCs();
-  mlirRegisterAllPasses();
+  coopvecRegisterAllPassesOnce();
 }
 
 /// "+a,-b": every flag is a sign and a name.
@@ -70,6 +74,40 @@ static bool checkFeatureSyntax(const char *features, CoopvecBuffer *error) {
                            "invalid target feature '%.*s' in '%s' (expected "
                            "a comma list of +name / -name)",
                            (int)length, p, features);
+      return false;
+    }
+    p += length + (p[length] == ',');
+  }
+  return true;
+}
+
+/// Whether LLVM knows feature `name` (`length` bytes) for the architecture
+/// of `triple`; architectures without a list accept any name.
+static bool featureIsKnown(const char *triple, const char *name,
+                           size_t length) {
+  Arch arch = archOf(triple);
+  const char *const *names = arch == ArchX86_64    ? coopvecCPUFeatures_x86_64
+                             : arch == ArchAArch64 ? coopvecCPUFeatures_aarch64
+                                                   : NULL;
+  if (!names)
+    return true;
+  for (; *names; ++names)
+    if (strlen(*names) == length && strncmp(*names, name, length) == 0)
+      return true;
+  return false;
+}
+
+/// Every name of the (well-formed) list `features` is one LLVM knows: an
+/// unknown one would make LLVM print warnings to stderr and ignore it.
+static bool checkFeatureNames(const char *triple, const char *features,
+                              CoopvecBuffer *error) {
+  for (const char *p = features; *p;) {
+    size_t length = strcspn(p, ",");
+    if (!featureIsKnown(triple, p + 1, length - 1)) {
+      coopvecBufferAppendf(error,
+                           "unknown target feature '%.*s' for '%s' (see `llc "
+                           "-mtriple=%s -mattr=help`)",
+                           (int)length, p, triple, triple);
       return false;
     }
     p += length + (p[length] == ',');
@@ -218,6 +256,8 @@ bool coopvecCPUTargetResolve(const char *triple, const char *cpu,
                          target->cpu, target->triple, target->triple);
     return false;
   }
+  if (features && !checkFeatureNames(target->triple, features, error))
+    return false;
   bool ok = probeFeatures(target, &target->derivedFeatures, error);
   if (ok)
     deriveRegisters(target, &target->derivedFeatures);

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses of test/fuzz (clang-14, ASan + UBSan,
+# -DCOOPVEC_FUZZ=ON) and runs each of them: first over its regression corpus
+# (test/fuzz/regressions/<harness>/: inputs that once crashed it), then for
+# SECONDS (default 60) of fuzzing from the seeds of the test suite and the
+# corpus of earlier runs. docs/reliability.md explains the harnesses and how
+# to reproduce and minimise a crash.
+#
+#   scripts/fuzz.sh [SECONDS] [HARNESS...]    (harnesses: ir pipeline
+#                                              lower-cpu npy interpreter)
+#
+# Environment: COOPVEC_FUZZ_BUILD (build directory, default build-fuzz),
+# CC (default clang-14), COOPVEC_FUZZ_NICE (default 19: other work on the
+# machine goes first). The corpus grows in $COOPVEC_FUZZ_BUILD/fuzz-corpus,
+# crashes land in $COOPVEC_FUZZ_BUILD/fuzz-artifacts. The last line is
+# "N passed, N failed": one check per regression replay and per fuzz run.
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+seconds="${1:-60}"
+shift || true
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(ir pipeline lower-cpu npy interpreter)
+build="${COOPVEC_FUZZ_BUILD:-$root/build-fuzz}"
+nice_level="${COOPVEC_FUZZ_NICE:-19}"
+
+fail_build() { echo "fuzz: $1"; echo "0 passed, 1 failed"; exit 1; }
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_C_COMPILER="${CC:-clang-14}" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOOPVEC_FUZZ=ON >/dev/null \
+    || fail_build "configuring $build failed (clang-14 and libclang-rt-14-dev installed?)"
+fi
+nice -n "$nice_level" cmake --build "$build" --target coopvec-fuzzers \
+  || fail_build "building the harnesses failed"
+
+seeds="$build/fuzz-seeds"
+rm -rf "$seeds"
+python3 "$root/test/fuzz/make-corpus.py" "$seeds" --npy-from "$build/test" \
+  --npy-from "$root/build/test" >/dev/null || fail_build "seeding failed"
+
+# Inputs larger than these only slow the fuzzers down.
+declare -A max_len=([ir]=32768 [pipeline]=4096 [lower-cpu]=16384 [npy]=4096
+                    [interpreter]=16384)
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
+passed=0
+failed=0
+for h in "${harnesses[@]}"; do
+  fuzzer="$build/test/fuzz/coopvec-fuzz-$h"
+  [ -x "$fuzzer" ] || fail_build "no harness '$h'"
+  # 1. The regression corpus: each input runs once and must not crash.
+  regressions=("$root/test/fuzz/regressions/$h"/*)
+  if [ -e "${regressions[0]}" ]; then
+    if "$fuzzer" "${regressions[@]}" >"$build/fuzz-$h-replay.log" 2>&1; then
+      echo "fuzz $h: replayed ${#regressions[@]} regression inputs: PASS"
+      passed=$((passed + 1))
+    else
+      echo "fuzz $h: a regression input crashes (see $build/fuzz-$h-replay.log): FAIL"
+      failed=$((failed + 1))
+    fi
+  fi
+  # 2. Fuzzing from the seeds and the corpus of earlier runs.
+  corpus="$build/fuzz-corpus/$h"
+  artifacts="$build/fuzz-artifacts"
+  mkdir -p "$corpus" "$artifacts"
+  log="$build/fuzz-$h.log"
+  start=$(date +%s)
+  nice -n "$nice_level" "$fuzzer" -max_total_time="$seconds" \
+    -max_len="${max_len[$h]}" -dict="$seeds/$h.dict" -timeout=120 \
+    -rss_limit_mb=3072 -print_final_stats=1 \
+    -artifact_prefix="$artifacts/$h-" "$corpus" "$seeds/$h" >"$log" 2>&1
+  status=$?
+  elapsed=$(( $(date +%s) - start ))
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  cov=$(grep -E '^#[0-9]+.*(DONE|INITED)' "$log" | tail -n 1 \
+        | sed -n 's/.* cov: \([0-9]*\) ft: \([0-9]*\).*/cov \1, ft \2/p')
+  if [ "$status" -eq 0 ]; then
+    echo "fuzz $h: ${execs:-?} inputs in ${elapsed} s, ${cov:-no coverage line}: PASS"
+    passed=$((passed + 1))
+  else
+    echo "fuzz $h: crashed after ${elapsed} s (log: $log): FAIL"
+    grep -E 'ERROR:|SUMMARY:|broken invariant|Test unit written' "$log" | head -n 5 \
+      | sed 's/^/  /'
+    failed=$((failed + 1))
+  fi
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
