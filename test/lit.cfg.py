@@ -12,6 +12,19 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.coopvec_obj_root, "test")
 
+# `--param coopvec_run_target=cuda`: every coopvec-run of the RUN lines runs
+# on that target (test/Integration/GPU/cuda.test runs test/Integration/CPU
+# so). --lanes is an option of the CPU target and is dropped. The outputs go
+# to their own tree, so that such a run may go on beside the plain one.
+run_target = lit_config.params.get("coopvec_run_target")
+if run_target:
+    config.name = "coopvec-" + run_target
+    config.test_exec_root = os.path.join(config.coopvec_obj_root, "test",
+                                         "target-" + run_target)
+    config.substitutions.append((r"(?<![\w/.-])coopvec-run(?= )",
+                                 "coopvec-run --target=" + run_target))
+    config.substitutions.append((r" --lanes=[0-9]+", ""))
+
 # Our tools first, then LLVM's (mlir-opt, FileCheck, not, split-file).
 run_dir = os.path.join(config.coopvec_obj_root, "tools", "coopvec-run")
 path = os.pathsep.join([config.coopvec_tools_dir, run_dir, config.coopvec_capi_dir,
@@ -35,6 +48,37 @@ ptxas = shutil.which("ptxas", path="/usr/local/cuda/bin:" + os.environ.get("PATH
 if ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", ptxas))
+# CUDA (docs/testing.md). `cuda-gpu`: the probe (test/cuda/cuda-probe.c,
+# independent of the library) found a GPU of compute capability 7.0 or
+# newer; the tests that run kernels need it and are UNSUPPORTED without.
+# Everything else about the backend is tested on every machine: with no
+# driver, with the toolkit's stub library (`cuda-stub`) and with the fake
+# driver of test/cuda (%fake_libcuda), chosen with COOPVEC_LIBCUDA.
+for var in ("CUDA_VISIBLE_DEVICES", "COOPVEC_LIBCUDA"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+probe = os.path.join(config.coopvec_obj_root, "test", "cuda",
+                     "coopvec-cuda-probe")
+try:
+    found = subprocess.run([probe], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=120,
+                           env=config.environment)
+    if found.returncode == 0:
+        config.available_features.add("cuda-gpu")
+    lit_config.note("CUDA: " + found.stdout.decode(errors="replace").strip())
+except (OSError, subprocess.TimeoutExpired) as error:
+    lit_config.note("CUDA: the probe did not run: %s" % error)
+cuda_stub = "/usr/local/cuda/lib64/stubs/libcuda.so"
+if os.path.exists(cuda_stub):
+    config.available_features.add("cuda-stub")
+    config.substitutions.append(("%cuda_stub", cuda_stub))
+config.substitutions.append(
+    ("%fake_libcuda", os.path.join(config.coopvec_obj_root, "test", "cuda",
+                                   "fake-cuda", "libcuda.so.1")))
+lit_path = shutil.which("lit", path=config.llvm_tools_dir)
+if lit_path:
+    config.substitutions.append(("%lit", lit_path))
+
 # The Python package's tests (test/python) need NumPy and pytest: Debian's
 # python3-numpy and python3-pytest, which belong to /usr/bin/python3. The
 # first interpreter that imports both (python3 on PATH, then Debian's) runs

@@ -43,13 +43,17 @@ typedef enum CoopvecStatus {
   CoopvecStatusOutOfBounds = 11,    // an access outside its buffer
   CoopvecStatusUnknownAccess = 12,  // an access the engine cannot bound
   CoopvecStatusOutOfMemory = 13,
+  CoopvecStatusNoDevice = 14,    // no driver or device for the target
+  CoopvecStatusDeviceError = 15, // the device or its driver failed a call
 } CoopvecStatus;
 
 /// "success", "invalid argument", ... ("unknown status" otherwise).
 COOPVEC_EXPORT const char *coopvecStatusGetName(CoopvecStatus status);
 
-/// What the engine compiles for. Only the CPU has a backend so far; the
-/// others are refused by coopvecEngineCreate with CoopvecStatusNoBackend.
+/// What the engine compiles for. The CPU and CUDA have backends; CUDA loads
+/// the NVIDIA driver when an engine compiles (CoopvecStatusNoDevice without
+/// a driver or GPU). A target without a backend is refused by
+/// coopvecEngineCreate with CoopvecStatusNoBackend.
 typedef enum CoopvecTarget {
   CoopvecTargetCPU = 0,
   CoopvecTargetCUDA = 1,

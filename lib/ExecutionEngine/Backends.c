@@ -15,11 +15,26 @@ CoopvecStatus coopvecCPURun(CoopvecFunction *function, int64_t batch,
                             const CoopvecArray *results, int numThreads);
 void coopvecCPUDestroy(CoopvecEngine *engine);
 
+CoopvecStatus coopvecCUDACompile(CoopvecEngine *engine);
+bool coopvecCUDAIsCompiled(const CoopvecEngine *engine);
+CoopvecStatus coopvecCUDARun(CoopvecFunction *function, int64_t batch,
+                             const CoopvecArray *args,
+                             const CoopvecArray *results, int numThreads);
+void coopvecCUDADestroy(CoopvecEngine *engine);
+
 const CoopvecBackend coopvecCPUBackend = {
     .compile = coopvecCPUCompile,
     .isCompiled = coopvecCPUIsCompiled,
     .run = coopvecCPURun,
     .destroy = coopvecCPUDestroy,
+};
+
+// Always built: the driver is loaded with dlopen when an engine compiles.
+const CoopvecBackend coopvecCUDABackend = {
+    .compile = coopvecCUDACompile,
+    .isCompiled = coopvecCUDAIsCompiled,
+    .run = coopvecCUDARun,
+    .destroy = coopvecCUDADestroy,
 };
 
 const CoopvecBackend *coopvecGetBackend(CoopvecTarget target,
@@ -28,8 +43,7 @@ const CoopvecBackend *coopvecGetBackend(CoopvecTarget target,
   case CoopvecTargetCPU:
     return &coopvecCPUBackend;
   case CoopvecTargetCUDA:
-    *reason = "not implemented yet";
-    return NULL;
+    return &coopvecCUDABackend;
   case CoopvecTargetVulkan:
     *reason = "not implemented yet";
     return NULL;

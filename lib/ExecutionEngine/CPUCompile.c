@@ -41,10 +41,8 @@ static void appendToBuffer(MlirStringRef text, void *userData) {
   coopvecBufferAppend(userData, text.data, text.length);
 }
 
-/// Runs the engine's pipeline on `module`; diagnostics and pipeline syntax
-/// errors become the message.
-static CoopvecStatus lower(CoopvecEngine *engine, MlirOperation module) {
-  const char *pipeline = engine->pipeline ? engine->pipeline : kDefaultPipeline;
+CoopvecStatus coopvecEngineLower(CoopvecEngine *engine, MlirOperation module,
+                                 const char *pipeline) {
   if (!*pipeline)
     return CoopvecStatusSuccess;
   MlirContext ctx = mlirOperationGetContext(module);
@@ -245,7 +243,8 @@ CoopvecStatus coopvecCPUCompile(CoopvecEngine *engine) {
   double start = nowSeconds();
   MlirOperation module = mlirOperationClone(
       mlirOperationIsNull(engine->lowered) ? engine->source : engine->lowered);
-  CoopvecStatus status = lower(engine, module);
+  CoopvecStatus status = coopvecEngineLower(
+      engine, module, engine->pipeline ? engine->pipeline : kDefaultPipeline);
   double lowered = nowSeconds();
   if (status == CoopvecStatusSuccess)
     status = checkLLVMOnly(engine, module);

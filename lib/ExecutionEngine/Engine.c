@@ -25,7 +25,7 @@ const char *coopvecStatusGetName(CoopvecStatus status) {
       "success",          "invalid argument", "no backend",    "invalid module",
       "compile error",    "host mismatch",    "not found",     "not compiled",
       "unsupported type", "type mismatch",    "size mismatch", "out of bounds",
-      "unknown access",   "out of memory",
+      "unknown access",   "out of memory",    "no device",     "device error",
   };
   if ((unsigned)status >= sizeof(names) / sizeof(names[0]))
     return "unknown status";

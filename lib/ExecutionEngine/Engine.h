@@ -8,7 +8,9 @@
 // Everything target-specific is a backend (CoopvecBackend below, Backends.c
 // picks one per target): the CPU's lowers and JIT-compiles (CPUCompile.c,
 // which also checks that the host can run the code) and runs the batch on
-// host threads (CPURun.c).
+// host threads (CPURun.c). The CUDA backend loads the NVIDIA driver at run
+// time (CUDADriver.c), lowers to PTX and loads it (CUDABackend.c), and
+// launches one kernel per run (CUDARun.c).
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,6 +70,13 @@ const CoopvecBackend *coopvecGetBackend(CoopvecTarget target,
                                         const char **reason);
 
 extern const CoopvecBackend coopvecCPUBackend;
+extern const CoopvecBackend coopvecCUDABackend;
+
+/// Runs `pipeline` (for coopvecParsePassPipeline, anchored on builtin.module;
+/// "" runs nothing) on `module`; diagnostics and pipeline syntax errors
+/// become the engine's message (CoopvecStatusCompileError). CPUCompile.c.
+CoopvecStatus coopvecEngineLower(CoopvecEngine *engine, MlirOperation module,
+                                 const char *pipeline);
 
 struct CoopvecFunction {
   CoopvecEngine *engine;

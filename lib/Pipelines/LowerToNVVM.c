@@ -3,7 +3,10 @@
 // From coopvec IR to a `gpu.binary` holding PTX (read it with
 // coopvecEmitGPU, `coopvec-opt --emit=ptx` or `--emit=cubin`). `chip=` and
 // `features=` become the gpu.module's `#nvvm.target` (nvvm-attach-target,
-// with LLVM's -O3); every other option (`matvec=`, `allow-tf32=`,
+// with LLVM's -O3); `binary=false` stops before gpu-module-to-binary, so
+// the kernels keep their launch attributes (coopvec.block_size, ...) for a
+// caller that reads them and serializes itself (the execution engine's
+// CUDA backend); every other option (`matvec=`, `allow-tf32=`,
 // `block-size=`, `subgroup-size=`, `workgroup-memory=`) is passed on to
 // convert-coopvec-to-gpu, which reports any it does not know.
 //
@@ -26,9 +29,10 @@
 #include <ctype.h>
 #include <string.h>
 
-/// The options split between the target and the conversion.
+/// The options split between the target, the pipeline and the conversion.
 typedef struct NVVMOptions {
   MlirStringRef chip, features;
+  bool binary;              // end with gpu-module-to-binary
   CoopvecBuffer conversion; // the rest, as given
 } NVVMOptions;
 
@@ -59,7 +63,11 @@ static void splitOptions(MlirStringRef text, NVVMOptions *options) {
       options->chip = value;
     else if (keyIs(key, "features"))
       options->features = value;
-    else
+    else if (keyIs(key, "binary") &&
+             (keyIs(value, "true") || keyIs(value, "false")))
+      options->binary = keyIs(value, "true");
+    else // including a `binary=` of another value, which the conversion
+         // reports as an option it does not know
       coopvecBufferAppendf(&options->conversion, "%s%.*s",
                            options->conversion.size ? " " : "",
                            (int)word.length, word.data);
@@ -68,8 +76,8 @@ static void splitOptions(MlirStringRef text, NVVMOptions *options) {
 
 static void expandLowerToNVVM(MlirStringRef text, MlirStringCallback append,
                               void *userData) {
-  NVVMOptions options = {
-      mlirStringRefCreateFromCString("sm_80"), mlirStringRefCreate("", 0), {0}};
+  NVVMOptions options = {mlirStringRefCreateFromCString("sm_80"),
+                         mlirStringRefCreate("", 0), true, {0}};
   splitOptions(text, &options);
   CoopvecBuffer pipeline = {0};
   coopvecBufferAppendf(
@@ -82,11 +90,11 @@ static void expandLowerToNVVM(MlirStringRef text, MlirStringCallback append,
       "convert-gpu-to-nvvm,"
       "convert-vector-to-llvm,convert-ub-to-llvm,"
       "llvm-optimize-for-nvvm-target,canonicalize,cse,"
-      "reconcile-unrealized-casts),"
-      "gpu-module-to-binary{format=isa}",
+      "reconcile-unrealized-casts)%s",
       coopvecBufferStr(&options.conversion), (int)options.chip.length,
       options.chip.data, options.features.length ? " features=" : "",
-      (int)options.features.length, options.features.data);
+      (int)options.features.length, options.features.data,
+      options.binary ? ",gpu-module-to-binary{format=isa}" : "");
   append(mlirStringRefCreate(pipeline.data, pipeline.size), userData);
   coopvecBufferFree(&pipeline);
   coopvecBufferFree(&options.conversion);
@@ -96,6 +104,7 @@ const CoopvecPipelineDef coopvecLowerToNVVMPipelineDef = {
     .argument = "coopvec-lower-to-nvvm",
     .description = "Lower coopvec IR to a gpu.binary with PTX for an NVIDIA "
                    "GPU (convert-coopvec-to-gpu, nvvm-attach-target, "
-                   "coopvec-prepare-nvvm, then upstream passes)",
+                   "coopvec-prepare-nvvm, then upstream passes; "
+                   "binary=false: stop before gpu-module-to-binary)",
     .expand = expandLowerToNVVM,
 };

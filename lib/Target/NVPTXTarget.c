@@ -3,6 +3,7 @@
 #include "Target/NVPTXTarget.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,30 @@ int coopvecNVPTXChipVersion(const char *chip) {
   if (strncmp(chip, "sm_", 3) != 0 || !isdigit((unsigned char)chip[3]))
     return -1;
   return atoi(chip + 3);
+}
+
+/// Whether `chip` is a plain `sm_<digits>` name (not sm_90a: code for an
+/// architecture-specific chip runs on that architecture only).
+static bool isPlainChip(const char *chip) {
+  if (strncmp(chip, "sm_", 3) != 0 || !chip[3])
+    return false;
+  for (const char *p = chip + 3; *p; ++p)
+    if (!isdigit((unsigned char)*p))
+      return false;
+  return true;
+}
+
+bool coopvecNVPTXChipForDevice(int smVersion, char *chip, size_t size) {
+  int best = -1;
+  for (const char *const *name = coopvecNVPTX_cpus; *name; ++name) {
+    int version = coopvecNVPTXChipVersion(*name);
+    if (isPlainChip(*name) && version <= smVersion && version > best)
+      best = version;
+  }
+  if (best < 0)
+    return false;
+  snprintf(chip, size, "sm_%d", best);
+  return true;
 }
 
 bool coopvecNVPTXCheckFeatures(const char *features, CoopvecBuffer *error) {

@@ -18,6 +18,7 @@
 #include <mlir-c/IR.h>
 
 #include <stdbool.h>
+#include <stddef.h>
 
 enum { COOPVEC_NVVM_NAME_MAX = 128 };
 
@@ -35,6 +36,11 @@ bool coopvecReadNVVMTarget(MlirAttribute target, CoopvecNVVMTarget *out);
 bool coopvecNVPTXChipIsKnown(const char *chip);
 /// The SM version of a chip name: 80 for sm_80 and sm_80a; -1 otherwise.
 int coopvecNVPTXChipVersion(const char *chip);
+/// The chip to compile for a GPU of compute capability `smVersion` (90 for
+/// 9.0): `sm_<smVersion>` when LLVM knows it, else the newest plain `sm_XY`
+/// LLVM knows below it (PTX runs on later GPUs; the driver compiles it for
+/// the device). False when LLVM knows none at or below `smVersion`.
+bool coopvecNVPTXChipForDevice(int smVersion, char *chip, size_t size);
 /// Checks a comma list of +name / -name NVPTX features; false after
 /// appending the reason to `error`.
 bool coopvecNVPTXCheckFeatures(const char *features, CoopvecBuffer *error);

@@ -8,7 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-// RUN: coopvec-capi-execution-engine 2>&1 | FileCheck %s
+// CUDA without a driver (the library named by COOPVEC_LIBCUDA is missing);
+// test/CAPI/cuda-engine.c tests that backend.
+// RUN: env COOPVEC_LIBCUDA=%t.no-driver/libcuda.so.1 coopvec-capi-execution-engine 2>&1 | FileCheck %s
 
 #include "coopvec-c/Coopvec.h"
 
@@ -503,7 +505,7 @@ static void testEngineErrors(MlirContext ctx) {
   printf("testEngineErrors\n");
   CoopvecEngineOptions options = coopvecEngineOptionsGetDefault();
   options.target = CoopvecTargetCUDA;
-  // CHECK-NEXT: cuda: no backend: the execution engine has no CUDA backend (target 'cuda'): not implemented yet
+  // CHECK-NEXT: cuda: no device: CUDA: cannot load {{.*}}.no-driver/libcuda.so.1 (no NVIDIA driver): {{.*}}cannot open shared object file
   expectEngineError(ctx, "cuda", kScale, &options);
   coopvecTargetFromName("vulkan", &options.target);
   // CHECK-NEXT: vulkan: no backend: the execution engine has no Vulkan backend (target 'vulkan'): not implemented yet

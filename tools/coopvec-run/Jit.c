@@ -30,12 +30,19 @@ static void reportTimes(const Options *options, const CoopvecEngine *engine,
   coopvecEngineGetCompileTimes(engine, &lowerSeconds, &compileSeconds);
   int threads =
       options->threads ? (int)options->threads : coopvecGetDefaultNumThreads();
+  char where[64];
+  // A GPU run includes the transfers to and from the device.
+  if (options->target == CoopvecTargetCPU)
+    snprintf(where, sizeof(where), "on %d host thread%s", threads,
+             threads == 1 ? "" : "s");
+  else
+    snprintf(where, sizeof(where), "on the %s device, with transfers",
+             coopvecTargetGetName(options->target));
   fprintf(stderr,
           "coopvec-run: lowering %.3f ms, JIT compile %.3f ms, run %.3f ms "
-          "(%.1f ns per thread) on %d host thread%s\n",
+          "(%.1f ns per thread) %s\n",
           1e3 * lowerSeconds, 1e3 * compileSeconds, 1e3 * runSeconds,
-          1e9 * runSeconds / (double)options->batch, threads,
-          threads == 1 ? "" : "s");
+          1e9 * runSeconds / (double)options->batch, where);
 }
 
 /// The engine's view of the host arrays.

@@ -47,7 +47,7 @@ static const char kUsage[] =
     "         [--out=PREFIX | -o DIR] [--save-inputs=PREFIX] [--print]\n"
     "         [--check [--rtol=R] [--atol=A]] [--reference] [--time]\n"
     "         [--lanes=L] [--pipeline=PIPELINE] [--lowered=FILE]\n"
-    "         [--shared-lib=PATH ...] [--threads=N] [--target=cpu]\n";
+    "         [--shared-lib=PATH ...] [--threads=N] [--target=cpu|cuda]\n";
 
 //===----------------------------------------------------------------------===//
 // Options
@@ -220,6 +220,14 @@ static ParseStatus parseOptions(int argc, char **argv, Options *options,
   if (!options->inputPath || !options->entry) {
     runError("%s\n%s", !options->inputPath ? "no input file" : "no --entry",
              kUsage);
+    return ParseError;
+  }
+  // Options of the CPU target would be ignored elsewhere: say so instead.
+  if (options->target != CoopvecTargetCPU &&
+      (options->lanes || options->threads)) {
+    runError("%s is an option of the cpu target, not of '%s'",
+             options->lanes ? "--lanes" : "--threads",
+             coopvecTargetGetName(options->target));
     return ParseError;
   }
   return ParseOk;

@@ -9,12 +9,17 @@
 // convert-coopvec-to-gpu.
 // RUN: coopvec-opt %s --coopvec-lower-to-nvvm="chip=sm_90 features=+ptx80 matvec=simt block-size=256" --emit=ptx | FileCheck %s --check-prefix=SM90
 // RUN: coopvec-opt %s --coopvec-lower-to-nvvm="allow-tf32=true" --emit=ptx | FileCheck %s --check-prefix=TF32
+// binary=false stops before gpu-module-to-binary: the kernels are LLVM
+// functions that keep the launch contract (the CUDA backend reads it).
+// RUN: coopvec-opt %s --coopvec-lower-to-nvvm="binary=false block-size=64" | FileCheck %s --check-prefix=NOSERIAL
+// RUN: coopvec-opt %s --coopvec-lower-to-nvvm="binary=true" | FileCheck %s
 
 // Errors: a chip without what the kernels need, an option nobody has, tf32
 // before sm_80 (at the matvec), PTX from a module that has none.
 // RUN: not coopvec-opt %s --coopvec-lower-to-nvvm="chip=sm_60" 2>&1 | FileCheck %s --check-prefix=OLD
 // RUN: not coopvec-opt %s --coopvec-lower-to-nvvm="chip=sm_81" 2>&1 | FileCheck %s --check-prefix=UNKNOWN
 // RUN: not coopvec-opt %s --coopvec-lower-to-nvvm="lanes=3" 2>&1 | FileCheck %s --check-prefix=OPTION
+// RUN: not coopvec-opt %s --coopvec-lower-to-nvvm="binary=maybe" 2>&1 | FileCheck %s --check-prefix=BINARY
 // RUN: not coopvec-opt %s --coopvec-lower-to-nvvm="chip=sm_75 allow-tf32=true" 2>&1 | FileCheck %s --check-prefix=TF32-OLD
 // RUN: not coopvec-opt %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=NOBINARY
 // RUN: not coopvec-opt %s --coopvec-lower-to-nvvm --emit=ptx --split-input-file 2>&1 | FileCheck %s --check-prefix=SPLIT
@@ -59,6 +64,10 @@
 // PTX-NOT:      __nv_
 // PTX-NOT:      wmma
 
+// NOSERIAL:      gpu.module @coopvec_kernels [#nvvm.target<O = 3, chip = "sm_80">] {
+// NOSERIAL:      llvm.func @layer_kernel({{.*}}) attributes {coopvec.block_size = 64 : i64, coopvec.subgroup_size = 32 : i64, coopvec.workgroup_memory = {{[0-9]+}} : i64, gpu.kernel, gpu.known_block_size = array<i32: 64, 1, 1>, nvvm.kernel, nvvm.maxntid = array<i32: 64, 1, 1>}
+// NOSERIAL-NOT:  gpu.binary
+
 // SM90:     .version 8.0
 // SM90:     .target sm_90
 // SM90-NOT: wmma
@@ -73,6 +82,7 @@
 // OLD: error: 'gpu.module' op targets sm_60; coopvec-prepare-nvvm needs sm_70 or newer
 // UNKNOWN: error: 'gpu.module' op targets chip 'sm_81', which LLVM's NVPTX backend does not know
 // OPTION: error: in pipeline 'coopvec-lower-to-nvvm': pass 'convert-coopvec-to-gpu' has no option 'lanes'
+// BINARY: error: in pipeline 'coopvec-lower-to-nvvm': pass 'convert-coopvec-to-gpu' has no option 'binary'
 // TF32-OLD: coopvec-lower-to-nvvm.mlir:[[# @LINE + 20]]:8: error: 'gpu.subgroup_mma_compute' op multiplies tf32 on tensor cores, which needs sm_80 or newer; the target is sm_75
 // NOBINARY: coopvec-opt: error: the module has no gpu.binary (run coopvec-lower-to-nvvm first)
 // SPLIT: cannot be combined with --split-input-file

@@ -3,7 +3,8 @@
 // host threads give identical files; a store to a shared memref keeps the
 // last thread's values (as the interpreter's thread order does); gradients
 // accumulated by every chunk still match the reference. --target names
-// the backend; only the CPU has one.
+// the backend: cuda without a driver is an error that says so (cuda.mlir
+// tests that backend), vulkan has none.
 
 // RUN: rm -rf %t && mkdir %t
 // RUN: coopvec-run %s --entry=mlp --batch=1000 --random --seed=5 \
@@ -52,9 +53,10 @@
 // RUN: coopvec-run %s --entry=mlp --random --target=cpu --check \
 // RUN:   | FileCheck %s --check-prefix=CPU
 // CPU: {{^PASS$}}
-// RUN: not coopvec-run %s --entry=mlp --random --target=cuda 2>&1 \
+// RUN: env COOPVEC_LIBCUDA=%t/no-driver/libcuda.so.1 not coopvec-run %s \
+// RUN:   --entry=mlp --random --target=cuda 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=CUDA
-// CUDA: coopvec-run: error: the execution engine has no CUDA backend (target 'cuda'): not implemented yet
+// CUDA: coopvec-run: error: CUDA: cannot load {{.*}}/no-driver/libcuda.so.1 (no NVIDIA driver): {{.*}}cannot open shared object file
 // RUN: not coopvec-run %s --entry=mlp --random --target=vulkan 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=VULKAN
 // VULKAN: coopvec-run: error: the execution engine has no Vulkan backend (target 'vulkan'): not implemented yet
