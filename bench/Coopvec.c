@@ -1,40 +1,54 @@
-//===- Coopvec.c - The fused MLP compiled by coopvec-opt ------------------===//
+//===- Coopvec.c - The fused MLPs compiled by coopvec-opt -----------------===//
 //
-// mlp_coopvec.o is built from examples/mlp.mlir by
+// The objects are built from the workloads' .mlir files by
 //   coopvec-opt --pass-pipeline='builtin.module(coopvec-lower-to-cpu)'
 //               --emit=obj
-// Its entry point evaluates the per-thread function @mlp over a batch; the
-// memref arguments use MLIR's C interface (rank-1 descriptors by pointer).
+// (bench/CMakeLists.txt). Each entry point evaluates a per-thread function
+// over a batch; the memref arguments use MLIR's C interface (rank-1
+// descriptors by pointer). The batch is split into one contiguous chunk per
+// thread, one call per chunk.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Bench.h"
 
-typedef struct MemRef1D {
-  float *allocated, *aligned;
-  int64_t offset, sizes[1], strides[1];
-} MemRef1D;
+#include <stddef.h>
 
-void _mlir_ciface_mlp_batched(int64_t n, MemRef1D *x, MemRef1D *w, MemRef1D *y);
-
-static MemRef1D memrefOf(float *data, int64_t size) {
+static MemRef1D memrefOf(void *data, int64_t size) {
   return (MemRef1D){data, data, 0, {size}, {1}};
 }
 
-static void coopvecChunk(void *context, int64_t begin, int64_t end) {
+static void coopvecChunk(void *context, int thread, int64_t begin,
+                         int64_t end) {
+  (void)thread;
   const MlpProblem *problem = context;
+  const MlpWorkload *workload = problem->workload;
   int64_t count = end - begin;
   if (count == 0)
     return;
+  int bytes = mlpElementBytes(workload);
+  int inputs = mlpInputs(workload), outputs = mlpOutputs(workload);
   // The callee only reads x and w; const is cast away because a memref
   // descriptor has no const variant.
   MemRef1D x =
-      memrefOf((float *)problem->x + begin * MLP_INPUTS, count * MLP_INPUTS);
-  MemRef1D w = memrefOf((float *)problem->w, MLP_NUM_WEIGHTS);
-  MemRef1D y = memrefOf(problem->y + begin * MLP_OUTPUTS, count * MLP_OUTPUTS);
-  _mlir_ciface_mlp_batched(count, &x, &w, &y);
+      memrefOf((char *)problem->x + begin * inputs * bytes, count * inputs);
+  MemRef1D w = memrefOf((void *)problem->w, workload->numWeights);
+  MemRef1D y =
+      memrefOf((char *)problem->y + begin * outputs * bytes, count * outputs);
+  workload->coopvec(count, &x, &w, &y);
 }
 
-int runCoopvec(const MlpProblem *problem, int threads) {
+static void *coopvecCreate(const MlpProblem *problem, int tile) {
+  (void)problem, (void)tile;
+  return (void *)1; // stateless
+}
+
+static int coopvecRun(void *state, const MlpProblem *problem, int threads) {
+  (void)state;
   return runParallel(threads, problem->batch, coopvecChunk, (void *)problem);
 }
+
+static void coopvecDestroy(void *state) { (void)state; }
+
+const Variant coopvecVariant = {
+    "coopvec", coopvecCreate, coopvecRun, coopvecDestroy, 0, NULL};

@@ -1,41 +1,39 @@
-//===- OpenBLAS.c - The MLP layer by layer with OpenBLAS sgemm ------------===//
+//===- OpenBLAS.c - The MLP with OpenBLAS sgemm ---------------------------===//
 //
-// How a framework without fusion runs the MLP: per layer one sgemm over the
-// whole batch, H_out[batch x out] = H_in[batch x in] * W^T, then a separate
-// bias + ReLU pass. Each hidden activation (batch x 64 floats, 256 MiB at
-// batch 2^20) is written to memory and read back twice.
+// Two ways to run the MLP on an f32 BLAS:
+//   - `openblas`: how a framework without fusion runs it: per layer one
+//     sgemm over the whole batch, H_out[batch x out] = H_in[batch x in] *
+//     W^T, on OpenBLAS's own threads, then a separate bias + activation
+//     pass on as many threads. Each hidden activation (batch x width
+//     floats) is written to memory and read back twice.
+//   - `openblas-tiled`: the MLP over tiles of the batch that stay in L2
+//     (Tiled.c), one sgemm per layer and tile, OpenBLAS single-threaded
+//     inside each of our threads.
+// f16 workloads widen the inputs (and once, the weights) to f32 and round
+// the outputs: OpenBLAS has no f16 GEMM.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Bench.h"
 
-#include <cblas.h>
-
 #include <stdio.h>
 #include <stdlib.h>
 
-struct OpenBLASWorkspace {
+#if defined(COOPVEC_BENCH_HAVE_OPENBLAS)
+
+#include <cblas.h>
+
+//===----------------------------------------------------------------------===//
+// Layer by layer over the whole batch
+//===----------------------------------------------------------------------===//
+
+typedef struct Workspace {
   int64_t batch;
-  float *activations[2]; // batch x MLP_MAX_WIDTH each, used in turn
-};
+  float *activations[2]; // batch x width each, used in turn
+} Workspace;
 
-OpenBLASWorkspace *openblasWorkspaceCreate(int64_t batch) {
-  OpenBLASWorkspace *workspace = calloc(1, sizeof(*workspace));
-  if (!workspace)
-    return NULL;
-  workspace->batch = batch;
-  for (int i = 0; i < 2; ++i) {
-    workspace->activations[i] =
-        malloc((size_t)batch * MLP_MAX_WIDTH * sizeof(float));
-    if (!workspace->activations[i]) {
-      openblasWorkspaceDestroy(workspace);
-      return NULL;
-    }
-  }
-  return workspace;
-}
-
-void openblasWorkspaceDestroy(OpenBLASWorkspace *workspace) {
+static void workspaceDestroy(void *state) {
+  Workspace *workspace = state;
   if (!workspace)
     return;
   free(workspace->activations[0]);
@@ -43,63 +41,139 @@ void openblasWorkspaceDestroy(OpenBLASWorkspace *workspace) {
   free(workspace);
 }
 
-typedef struct BiasPass {
-  float *activations; // batch x width, updated in place
+static void *workspaceCreate(const MlpProblem *problem, int tile) {
+  (void)tile;
+  Workspace *workspace = calloc(1, sizeof(*workspace));
+  if (!workspace)
+    return NULL;
+  workspace->batch = problem->batch;
+  size_t bytes =
+      (size_t)problem->batch * mlpMaxWidth(problem->workload) * sizeof(float);
+  for (int i = 0; i < 2; ++i)
+    if (!(workspace->activations[i] = malloc(bytes)))
+      return workspaceDestroy(workspace), NULL;
+  return workspace;
+}
+
+typedef struct Pass {
+  const MlpProblem *problem;
+  float *values; // batch x width
   const float *bias;
-  int width;
-  int applyRelu;
-} BiasPass;
+  int width, activate;
+  const float *from; // f32 outputs to round into y (the f16 output pass)
+} Pass;
 
-// Branch-free, so that the compiler vectorizes it (max for the ReLU) and
-// random signs cost no mispredictions: a framework's bias kernel, not a
-// strawman.
-static void biasChunk(void *context, int64_t begin, int64_t end) {
-  const BiasPass *pass = context;
-  const int width = pass->width;
-  const float *bias = pass->bias;
-  for (int64_t i = begin; i < end; ++i) {
-    float *row = pass->activations + i * width;
-    if (pass->applyRelu) {
-      for (int j = 0; j < width; ++j) {
-        float value = row[j] + bias[j];
-        row[j] = value > 0.0f ? value : 0.0f;
-      }
-    } else {
-      for (int j = 0; j < width; ++j)
-        row[j] += bias[j];
-    }
-  }
+static void biasChunk(void *context, int thread, int64_t begin, int64_t end) {
+  (void)thread;
+  const Pass *pass = context;
+  biasActivation(pass->values + begin * pass->width, end - begin, pass->width,
+                 pass->bias, pass->activate,
+                 pass->problem->workload->activation);
 }
 
-static int runLayer(const MlpLayer *layer, const float *w, int64_t batch,
-                    const float *input, float *output, int applyRelu,
-                    int threads) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (blasint)batch,
+static void widenChunk(void *context, int thread, int64_t begin, int64_t end) {
+  (void)thread;
+  const Pass *pass = context;
+  widenHalves((const uint16_t *)pass->problem->x + begin * pass->width,
+              pass->values + begin * pass->width, (end - begin) * pass->width);
+}
+
+static void narrowChunk(void *context, int thread, int64_t begin, int64_t end) {
+  (void)thread;
+  const Pass *pass = context;
+  narrowFloats(pass->from + begin * pass->width,
+               (uint16_t *)pass->problem->y + begin * pass->width,
+               (end - begin) * pass->width);
+}
+
+static int runLayer(const MlpProblem *problem, int l, const float *input,
+                    float *output, int threads) {
+  const MlpWorkload *workload = problem->workload;
+  const MlpLayer *layer = &workload->layers[l];
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (blasint)problem->batch,
               layer->outputs, layer->inputs, 1.0f, input, layer->inputs,
-              w + layer->weightOffset, layer->inputs, 0.0f, output,
+              problem->w32 + layer->weightOffset, layer->inputs, 0.0f, output,
               layer->outputs);
-  // The bias pass runs on as many threads as OpenBLAS got.
-  BiasPass pass = {output, w + layer->biasOffset, layer->outputs, applyRelu};
-  return runParallel(threads, batch, biasChunk, &pass);
+  Pass pass = {problem,
+               output,
+               problem->w32 + layer->biasOffset,
+               layer->outputs,
+               l < workload->numLayers - 1,
+               NULL};
+  return runParallel(threads, problem->batch, biasChunk, &pass);
 }
 
-int runOpenBLAS(OpenBLASWorkspace *workspace, const MlpProblem *problem,
-                int threads) {
+static int layersRun(void *state, const MlpProblem *problem, int threads) {
+  Workspace *workspace = state;
+  const MlpWorkload *workload = problem->workload;
+  int half = workload->storage == MLP_F16;
   if (problem->batch > workspace->batch) {
     fprintf(stderr, "mlp-cpu: OpenBLAS workspace too small\n");
     return -1;
   }
   openblas_set_num_threads(threads);
   const float *input = problem->x;
-  for (int l = 0; l < MLP_NUM_LAYERS; ++l) {
-    int last = l == MLP_NUM_LAYERS - 1;
-    float *output = last ? problem->y : workspace->activations[l % 2];
-    if (runLayer(&mlpLayers[l], problem->w, problem->batch, input, output,
-                 !last, threads))
+  Pass widen = {
+      problem, workspace->activations[1], NULL, mlpInputs(workload), 0, NULL};
+  if (half && runParallel(threads, problem->batch, widenChunk, &widen))
+    return -1;
+  if (half)
+    input = workspace->activations[1];
+  for (int l = 0; l < workload->numLayers; ++l) {
+    int last = l == workload->numLayers - 1;
+    float *output = last && !half ? problem->y : workspace->activations[l % 2];
+    if (runLayer(problem, l, input, output, threads))
       return -1;
     input = output;
   }
-  return 0;
+  Pass narrow = {problem, NULL, NULL, mlpOutputs(workload), 0, input};
+  return half ? runParallel(threads, problem->batch, narrowChunk, &narrow) : 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Tiled
+//===----------------------------------------------------------------------===//
+
+typedef struct TiledState {
+  const MlpWorkload *workload;
+  const float *w32;
+  TiledMlp *mlp;
+} TiledState;
+
+static void sgemmLayer(void *context, int l, int64_t rows, const float *input,
+                       float *output) {
+  const TiledState *state = context;
+  const MlpLayer *layer = &state->workload->layers[l];
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, (blasint)rows,
+              layer->outputs, layer->inputs, 1.0f, input, layer->inputs,
+              state->w32 + layer->weightOffset, layer->inputs, 0.0f, output,
+              layer->outputs);
+}
+
+static void tiledDestroy(void *opaque) {
+  TiledState *state = opaque;
+  if (state)
+    tiledMlpDestroy(state->mlp);
+  free(state);
+}
+
+static void *tiledCreate(const MlpProblem *problem, int tile) {
+  TiledState *state = calloc(1, sizeof(*state));
+  if (!state)
+    return NULL;
+  state->workload = problem->workload;
+  state->w32 = problem->w32;
+  state->mlp = tiledMlpCreate(problem->workload, tile, sgemmLayer, state);
+  if (!state->mlp)
+    return tiledDestroy(state), NULL;
+  return state;
+}
+
+static int tiledRun(void *opaque, const MlpProblem *problem, int threads) {
+  TiledState *state = opaque;
+  // Our threads call OpenBLAS concurrently; it must not start its own.
+  openblas_set_num_threads(1);
+  return tiledMlpRun(state->mlp, problem, threads);
 }
 
 const char *openblasDescription(void) {
@@ -108,3 +182,21 @@ const char *openblasDescription(void) {
            openblas_get_config(), openblas_get_corename());
   return description;
 }
+
+const Variant openblasVariant = {
+    "openblas", workspaceCreate, layersRun, workspaceDestroy, 0, NULL};
+const Variant openblasTiledVariant = {"openblas-tiled", tiledCreate, tiledRun,
+                                      tiledDestroy,     1,           NULL};
+
+#else
+
+const char *openblasDescription(void) { return NULL; }
+
+static const char missingOpenBLAS[] =
+    "built without OpenBLAS (pkg-config openblas not found)";
+const Variant openblasVariant = {"openblas", NULL, NULL,
+                                 NULL,       0,    missingOpenBLAS};
+const Variant openblasTiledVariant = {"openblas-tiled", NULL, NULL, NULL, 1,
+                                      missingOpenBLAS};
+
+#endif

@@ -20,6 +20,7 @@ typedef struct CPULowering {
   CoopvecPerThread p;
   int64_t lanes;
   int64_t rowBlock;     // output rows per matvec micro-kernel block
+  int64_t transposeBlock; // B of the B x B transposes of transfers; 0: none
   MlirBlock entryBlock; // of @f_batched: %n, arguments, outputs
   CoopvecBuilder exit;  // after the lane loop, before the func.return
   MlirType laneType;    // vector<L x f32>
@@ -27,6 +28,7 @@ typedef struct CPULowering {
   MlirValue validLanes; // min(n - threadBase, L)
   MlirValue mask;       // vector<L x i1>: lane < validLanes
   MlirValue lastLane;   // validLanes - 1, created on first use (store)
+  MlirValue fullGroup;  // i1: validLanes == L, created on first use
 } CPULowering;
 
 static inline CPULowering *cpuOf(CoopvecPerThread *p) {
@@ -48,9 +50,14 @@ MlirValue cpuLoadRow(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue tile,
 void cpuStoreRow(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue tile,
                  MlirValue row, MlirValue value);
 
-/// Gathers vec argument `arg` from its n x N buffer into lane vectors.
+/// B of the B x B transposes that move full groups between row-major
+/// buffers and tiles: the largest power of two that divides `lanes` and
+/// fits a vector register of f32 (at most 16); 0 if that is 1 (gathers and
+/// scatters only).
+int64_t cpuTransposeBlock(int64_t lanes, int64_t vectorFloats);
+/// Reads vec argument `arg` from its n x N buffer into lane vectors.
 void cpuLoadVecArgument(CPULowering *l, MlirValue arg, MlirValue buffer);
-/// Scatters the returned vecs to their n x N output buffers.
+/// Writes the returned vecs to their n x N output buffers.
 void cpuStoreResults(CPULowering *l, MlirOperation ret,
                      intptr_t firstOutput);
 

@@ -97,11 +97,21 @@ static void closeLoop(CPULowering *l, CoopvecLoop *loop, intptr_t numValues,
 
 typedef struct MatvecShape {
   const CoopvecMatrixView *view;
-  /// IN (the input's rows), BIAS (null without bias) and OUT tiles.
+  /// IN (the input's rows), BIAS (null without a bias tile) and OUT tiles.
   MlirValue inputTile, biasTile, outputTile;
+  /// A bias read from memory instead (a deferred coopvec.load): bias[o] is
+  /// biasBuffer[biasOffset + o]; null otherwise.
+  MlirValue biasBuffer, biasOffset;
+  /// An activation fused into the epilogue: `activation` (max or min) of
+  /// each result and the element value `activationOperand`; null if none.
+  MlirOperation activation;
+  MlirValue activationOperand;
   intptr_t numOutputs, numInputs;
   /// W[o, p] is at view->base + o * outputStride + p * inputStride.
   int64_t outputStride, inputStride;
+  /// STAGE, memref<rowBlock x numInputs x f32>, when the block's f16
+  /// weights are widened there first (stagesWeights); null otherwise.
+  MlirValue stage;
 } MatvecShape;
 
 static MatvecShape matvecShape(const CoopvecMatrixView *view, bool transpose) {
@@ -131,15 +141,60 @@ static MlirValue mulIndex(CPULowering *l, MlirValue value, int64_t constant) {
                               indexConstant(l, constant));
 }
 
-/// acc + W[row, p] * x for the element index `index` of W[row, p].
-static MlirValue weightFma(CPULowering *l, const MatvecShape *shape,
-                           MlirValue index, MlirValue x, MlirValue acc) {
-  MlirValue operands[] = {shape->view->buffer, index};
-  MlirValue weight = coopvecBuild1(&l->p.body, "memref.load", 2, operands,
-                                   shape->view->element, 0, NULL);
-  MlirValue broadcast = coopvecBuildBroadcast(
-      &l->p.body, coopvecWidenToF32(&l->p.body, weight), l->laneType);
-  return coopvecBuildTernaryOp(&l->p.body, "math.fma", broadcast, x, acc);
+/// Weights staged per vector load and conversion (stagesWeights).
+enum { STAGE_VECTOR = 8 };
+
+/// Whether a block's f16 weights are widened into STAGE before its p loop:
+/// when they are contiguous along p (row-major, or a col-major matrix used
+/// transposed) in whole vectors. Otherwise the p loop widens every weight
+/// on its own: a load, an insert, a conversion and a register broadcast
+/// per weight (x86 has no broadcasting f16 -> f32 load), against one
+/// broadcasting load of an f32, which the FMAs cannot hide.
+static bool stagesWeights(const MatvecShape *shape) {
+  return mlirTypeIsAF16(shape->view->element) && shape->inputStride == 1 &&
+         shape->numInputs % STAGE_VECTOR == 0;
+}
+
+/// STAGE[r, p] = W[row_r, p] in f32 for r < count, 8 weights at a time.
+static void emitStage(CPULowering *l, const MatvecShape *shape, intptr_t count,
+                      const MlirValue *rowStart) {
+  CoopvecBuilder saved;
+  CoopvecLoop loop =
+      openLoop(l, indexConstant(l, 0), indexConstant(l, shape->numInputs),
+               indexConstant(l, STAGE_VECTOR), 0, NULL, &saved);
+  CoopvecBuilder *b = &l->p.body;
+  int64_t width = STAGE_VECTOR;
+  MlirType halves = mlirVectorTypeGet(1, &width, shape->view->element);
+  for (intptr_t r = 0; r < count; ++r) {
+    MlirValue at[] = {
+        shape->view->buffer,
+        coopvecBuildBinaryOp(b, "arith.addi", rowStart[r], loop.inductionVar)};
+    MlirValue weights = coopvecWidenToF32(
+        b, coopvecBuild1(b, "vector.load", 2, at, halves, 0, NULL));
+    MlirValue operands[] = {weights, shape->stage, indexConstant(l, r),
+                            loop.inductionVar};
+    coopvecBuild0(b, "vector.store", 4, operands, 0, NULL);
+  }
+  closeLoop(l, &loop, 0, NULL, &saved);
+}
+
+/// acc + W[row_r, p] * x, W[row_r, p] being element `index` of the matrix's
+/// buffer, or STAGE[r, p].
+static MlirValue weightFma(CPULowering *l, const MatvecShape *shape, intptr_t r,
+                           MlirValue p, MlirValue index, MlirValue x,
+                           MlirValue acc) {
+  CoopvecBuilder *b = &l->p.body;
+  MlirValue weight;
+  if (mlirValueIsNull(shape->stage)) {
+    MlirValue operands[] = {shape->view->buffer, index};
+    weight = coopvecWidenToF32(b, coopvecBuild1(b, "memref.load", 2, operands,
+                                                shape->view->element, 0, NULL));
+  } else {
+    MlirValue operands[] = {shape->stage, indexConstant(l, r), p};
+    weight = coopvecBuild1(b, "memref.load", 3, operands, l->p.f32, 0, NULL);
+  }
+  MlirValue broadcast = coopvecBuildBroadcast(b, weight, l->laneType);
+  return coopvecBuildTernaryOp(b, "math.fma", broadcast, x, acc);
 }
 
 /// The p loop of a block: acc_r += W[row_r, p] * IN[p] for p < numInputs.
@@ -147,24 +202,58 @@ static MlirValue weightFma(CPULowering *l, const MatvecShape *shape,
 static CoopvecLoop emitInputLoop(CPULowering *l, const MatvecShape *shape,
                                  intptr_t count, const MlirValue *rowStart,
                                  const MlirValue *inits) {
+  if (!mlirValueIsNull(shape->stage))
+    emitStage(l, shape, count, rowStart);
   CoopvecBuilder saved;
   CoopvecLoop loop =
       openLoop(l, indexConstant(l, 0), indexConstant(l, shape->numInputs),
                indexConstant(l, 1), count, inits, &saved);
-  MlirValue x =
-      cpuLoadRow(&l->p, &l->p.body, shape->inputTile, loop.inductionVar);
-  MlirValue column = mulIndex(l, loop.inductionVar, shape->inputStride);
+  MlirValue p = loop.inductionVar;
+  MlirValue x = cpuLoadRow(&l->p, &l->p.body, shape->inputTile, p);
+  MlirValue column = mulIndex(l, p, shape->inputStride);
   MlirValue *acc = calloc((size_t)count, sizeof(MlirValue));
   if (!acc)
     abort();
   for (intptr_t r = 0; r < count; ++r) {
-    MlirValue index =
-        coopvecBuildBinaryOp(&l->p.body, "arith.addi", rowStart[r], column);
-    acc[r] = weightFma(l, shape, index, x, coopvecLoopIterArg(&loop, r));
+    MlirValue index = mlirValueIsNull(shape->stage)
+                          ? coopvecBuildBinaryOp(&l->p.body, "arith.addi",
+                                                 rowStart[r], column)
+                          : (MlirValue){NULL};
+    acc[r] = weightFma(l, shape, r, p, index, x, coopvecLoopIterArg(&loop, r));
   }
   closeLoop(l, &loop, count, acc, &saved);
   free(acc);
   return loop;
+}
+
+/// The accumulator of output row `row` before the first product: the bias
+/// (a row of BIAS, or the broadcast bias element read from memory), else
+/// -0.0.
+static MlirValue initialSum(CPULowering *l, const MatvecShape *shape,
+                            MlirValue row) {
+  CoopvecBuilder *b = &l->p.body;
+  if (!mlirValueIsNull(shape->biasTile))
+    return cpuLoadRow(&l->p, b, shape->biasTile, row);
+  if (mlirValueIsNull(shape->biasBuffer))
+    return coopvecPerThreadConstant(&l->p, -0.0);
+  MlirValue index =
+      coopvecBuildBinaryOp(b, "arith.addi", shape->biasOffset, row);
+  MlirValue operands[] = {shape->biasBuffer, index};
+  MlirValue bias = coopvecBuild1(
+      b, "memref.load", 2, operands,
+      mlirShapedTypeGetElementType(mlirValueGetType(shape->biasBuffer)), 0,
+      NULL);
+  return coopvecBuildBroadcast(b, coopvecWidenToF32(b, bias), l->laneType);
+}
+
+/// A finished sum as it is stored: with the fused activation applied.
+static MlirValue finalSum(CPULowering *l, const MatvecShape *shape,
+                          MlirValue sum) {
+  if (mlirOperationIsNull(shape->activation))
+    return sum;
+  MlirValue operands[] = {sum, shape->activationOperand, {NULL}};
+  return coopvecEmitElementwise(
+      &l->p.body, coopvecLookupOp(shape->activation)->id, operands);
 }
 
 /// Output rows first .. first + count - 1 into OUT; the accumulators start
@@ -192,14 +281,12 @@ static void emitRowBlock(CPULowering *l, const MatvecShape *shape,
                                         (firstConstant + r) *
                                             shape->outputStride)
                  : addIndex(l, firstStart, r * shape->outputStride);
-    inits[r] = mlirValueIsNull(shape->biasTile)
-                   ? coopvecPerThreadConstant(&l->p, -0.0)
-                   : cpuLoadRow(&l->p, &l->p.body, shape->biasTile, rows[r]);
+    inits[r] = initialSum(l, shape, rows[r]);
   }
   CoopvecLoop loop = emitInputLoop(l, shape, count, rowStart, inits);
   for (intptr_t r = 0; r < count; ++r)
     cpuStoreRow(&l->p, &l->p.body, shape->outputTile, rows[r],
-                mlirOperationGetResult(loop.op, r));
+                finalSum(l, shape, mlirOperationGetResult(loop.op, r)));
   free(rows);
   free(rowStart);
   free(inits);
@@ -233,9 +320,65 @@ static const CoopvecMatrixView *checkedView(CoopvecPerThread *p,
   return view;
 }
 
+/// The op right after matvec `op` if the micro-kernel can apply it to its
+/// sums before storing them: a max or min of the result, which nothing
+/// else uses, and a scalar (uniform or per-thread: defined before `op`,
+/// since the next op uses it). This is the activation of an MLP layer;
+/// fused, it costs no element loop over the result.
+static MlirOperation fusibleActivation(MlirOperation op) {
+  MlirOperation next = mlirOperationGetNextInBlock(op);
+  MlirValue result = mlirOperationGetResult(op, 0);
+  MlirOpOperand use = mlirValueGetFirstUse(result);
+  bool fusible =
+      !mlirOperationIsNull(next) &&
+      (coopvecOpIs(next, CoopvecOpMax) || coopvecOpIs(next, CoopvecOpMin)) &&
+      !mlirOpOperandIsNull(use) &&
+      mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)) &&
+      mlirOperationEqual(mlirOpOperandGetOwner(use), next) &&
+      mlirOpOperandGetOperandNumber(use) == 0 &&
+      !coopvecTypeIsAVec(mlirValueGetType(mlirOperationGetOperand(next, 1)));
+  return fusible ? next : (MlirOperation){NULL};
+}
+
+/// Where the bias comes from: a deferred load is read from memory, a vec
+/// from its tile.
+static void setBias(CoopvecPerThread *p, MlirOperation op, MatvecShape *shape) {
+  if (mlirOperationGetNumOperands(op) < 3)
+    return;
+  MlirValue bias = mlirOperationGetOperand(op, 2);
+  if (!coopvecIsDeferredLoad(p, bias)) {
+    shape->biasTile = coopvecTileOf(p, bias);
+    return;
+  }
+  MlirOperation load = mlirOpResultGetOwner(bias);
+  shape->biasBuffer = mlirOperationGetOperand(load, 0);
+  shape->biasOffset = mlirOperationGetOperand(load, 1);
+}
+
+/// Maps the results of `op` (and of its fused activation, the same
+/// values) to the OUT tile, or to lane vectors loaded from it.
+static void mapResults(CoopvecPerThread *p, MlirOperation op,
+                       const MatvecShape *shape, bool tiled) {
+  MlirValue results[CPU_SSA_MAX_ELEMENTS];
+  if (!tiled)
+    for (intptr_t o = 0; o < shape->numOutputs && o < CPU_SSA_MAX_ELEMENTS; ++o)
+      results[o] = cpuLoadRow(p, &p->body, shape->outputTile,
+                              coopvecPerThreadIndex(p, o));
+  MlirValue values[2] = {mlirOperationGetResult(op, 0), {NULL}};
+  if (!mlirOperationIsNull(shape->activation))
+    values[1] = mlirOperationGetResult(shape->activation, 0);
+  for (int i = 0; i < 2 && !mlirValueIsNull(values[i]); ++i) {
+    if (tiled)
+      coopvecMapTile(p, values[i], shape->numOutputs, shape->outputTile);
+    else
+      coopvecMapElements(p, values[i], shape->numOutputs, results);
+  }
+}
+
 /// The input is read from its tile (or staged into a scratch one); the
 /// result is written to its own tile, or, when the target keeps vecs this
-/// small in SSA form, to a scratch tile it is loaded back from.
+/// small in SSA form, to a scratch tile it is loaded back from. A max / min
+/// right after the matvec is applied before the sums are stored.
 bool cpuLowerMatvec(CoopvecPerThread *p, MlirOperation op) {
   CPULowering *l = cpuOf(p);
   const CoopvecMatrixView *view =
@@ -246,22 +389,23 @@ bool cpuLowerMatvec(CoopvecPerThread *p, MlirOperation op) {
       op, mlirStringRefCreateFromCString("transpose")));
   MatvecShape shape = matvecShape(view, transpose);
   shape.inputTile = coopvecTileOf(p, mlirOperationGetOperand(op, 1));
-  if (mlirOperationGetNumOperands(op) > 2)
-    shape.biasTile = coopvecTileOf(p, mlirOperationGetOperand(op, 2));
-  MlirValue result = mlirOperationGetResult(op, 0);
+  setBias(p, op, &shape);
+  shape.activation = fusibleActivation(op);
+  if (!mlirOperationIsNull(shape.activation)) {
+    shape.activationOperand = coopvecOperandElement(
+        p, mlirOperationGetOperand(shape.activation, 1), 0);
+    coopvecMarkLoweredAhead(p, shape.activation);
+  }
+  if (stagesWeights(&shape)) {
+    intptr_t rows =
+        shape.numOutputs < l->rowBlock ? shape.numOutputs : l->rowBlock;
+    shape.stage = cpuAllocaMatrix(l, rows, shape.numInputs);
+  }
   bool tiled = coopvecWantsTile(p, shape.numOutputs);
   shape.outputTile = tiled ? coopvecTileFor(p, op, shape.numOutputs, 0x4)
                            : coopvecScratchTile(p, shape.numOutputs);
   emitRowBlocks(l, &shape);
-  if (tiled) {
-    coopvecMapTile(p, result, shape.numOutputs, shape.outputTile);
-    return true;
-  }
-  MlirValue results[CPU_SSA_MAX_ELEMENTS];
-  for (intptr_t o = 0; o < shape.numOutputs && o < CPU_SSA_MAX_ELEMENTS; ++o)
-    results[o] =
-        cpuLoadRow(p, &p->body, shape.outputTile, indexConstant(l, o));
-  coopvecMapElements(p, result, shape.numOutputs, results);
+  mapResults(p, op, &shape, tiled);
   return true;
 }
 

@@ -1,10 +1,16 @@
 //===- CPUTransfers.c - Arguments, results, stores and uniform ops --------===//
 //
-// Thread t's vec argument of N elements is row t of an n x N buffer, so the
-// group's element i is a strided gather (stride N) over its L threads, and
-// a result element a strided scatter. The N gathers (scatters) of an
-// argument (result) run in an element loop over the value's tile
-// (memref<N x L x f32>), so the code does not grow with N x L.
+// Thread t's vec argument of N elements is row t of an n x N buffer, and
+// the group's element i is column i of the group's L x N block: the
+// argument's tile (memref<N x L x f32>) is the block transposed. A full
+// group moves it in B x B sub-blocks (B = one vector register of f32, see
+// cpuTransposeBlock): B contiguous row loads, log2(B) stages of shuffles,
+// B row stores, so that nothing is gathered element by element (x86 CPUs
+// without fast gathers, Zen among them, get scalar loads from LLVM for a
+// vector.gather). The last, partial group, and the N % B elements past the
+// last sub-block, use strided gathers (stride N) with the lane mask. Results
+// are written the same way, with scatters where a gather would be. Every
+// transfer is a loop, so the code does not grow with N x L.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +18,7 @@
 
 #include "Dialect/Verifier.h"
 
+#include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 
 #include <stdlib.h>
@@ -45,20 +52,181 @@ static MlirValue groupElementIndex(CPULowering *l, CoopvecBuilder *b,
   return coopvecBuildBinaryOp(b, "arith.addi", base, i);
 }
 
-/// The lane-vector type of `element` (f16 or f32).
-static MlirType laneVectorOf(CPULowering *l, MlirType element) {
-  int64_t lanes = l->lanes;
-  return mlirVectorTypeGet(1, &lanes, element);
+/// The vector type of `count` elements of `element` (f16 or f32).
+static MlirType vectorOf(int64_t count, MlirType element) {
+  return mlirVectorTypeGet(1, &count, element);
 }
 
-/// for i < size: tile[i] = gather(buffer, group element i).
-static void gatherToTile(CPULowering *l, MlirValue buffer, MlirType element,
-                         intptr_t size, MlirValue tile) {
-  MlirType loadType = laneVectorOf(l, element);
+//===----------------------------------------------------------------------===//
+// Block transposes
+//===----------------------------------------------------------------------===//
+
+int64_t cpuTransposeBlock(int64_t lanes, int64_t vectorFloats) {
+  // The largest power of two up to a register of f32 (and 16) dividing the
+  // lane count: the shuffle network swaps one bit per stage. 1 would be a
+  // plain copy; then the group is gathered.
+  int64_t block = 16;
+  while (block > 1 && (block > vectorFloats || lanes % block))
+    block /= 2;
+  return block > 1 ? block : 0;
+}
+
+/// vector.shuffle %lhs, %rhs with mask[c] for c < count.
+static MlirValue buildShuffle(CoopvecBuilder *b, MlirValue lhs, MlirValue rhs,
+                              int64_t count, const int64_t *mask) {
+  MlirContext ctx = b->context;
+  MlirNamedAttribute attribute =
+      coopvecNamedAttr(ctx, "mask", mlirDenseI64ArrayGet(ctx, count, mask));
+  MlirValue operands[] = {lhs, rhs};
+  return coopvecBuild1(b, "vector.shuffle", 2, operands, mlirValueGetType(lhs),
+                       1, &attribute);
+}
+
+/// Transposes the B x B matrix whose rows are rows[0 .. B) (B a power of two
+/// up to 16). Stage `bit` swaps that bit of the row and the column number:
+/// rows r and r | bit (r without the bit) exchange the elements whose
+/// column has the bit clear in one and set in the other. LLVM selects
+/// unpck / shufps / vperm2f128-style instructions for the stages.
+static void transposeRows(CoopvecBuilder *b, MlirValue *rows, int64_t block) {
+  int64_t low[16], high[16];
+  for (int64_t bit = 1; bit < block; bit <<= 1) {
+    for (int64_t c = 0; c < block; ++c) {
+      low[c] = c & bit ? block + (c & ~bit) : c;
+      high[c] = c & bit ? block + c : c | bit;
+    }
+    for (int64_t r = 0; r < block; ++r) {
+      if (r & bit)
+        continue;
+      MlirValue first = rows[r], second = rows[r | bit];
+      rows[r] = buildShuffle(b, first, second, block, low);
+      rows[r | bit] = buildShuffle(b, first, second, block, high);
+    }
+  }
+}
+
+/// The loops over the sub-blocks of a full group, built at `b`: for e <
+/// blocks * B step B, and, when L > B, for t < L step B.
+typedef struct BlockLoops {
+  CoopvecLoop elements, threads; // threads.op is null when L == B
+  CoopvecBuilder *body;          // the innermost loop's body
+  MlirValue element, thread;     // e, and t (or 0)
+  MlirValue start; // (threadBase + t) * N + e: thread t's element e
+} BlockLoops;
+
+static void openBlockLoops(CPULowering *l, CoopvecBuilder *b, intptr_t size,
+                           int64_t blocks, BlockLoops *loops) {
+  int64_t block = l->transposeBlock;
+  MlirValue zero = indexConstant(l, 0), step = indexConstant(l, block);
+  loops->elements =
+      coopvecBuildFor(b, zero, indexConstant(l, blocks * block), step, 0, NULL);
+  coopvecSetNoUnroll(&loops->elements);
+  loops->body = &loops->elements.body;
+  loops->element = loops->elements.inductionVar;
+  loops->threads.op = (MlirOperation){NULL};
+  loops->thread = zero;
+  MlirValue thread = l->threadBase;
+  if (l->lanes > block) {
+    loops->threads = coopvecBuildFor(loops->body, zero,
+                                     indexConstant(l, l->lanes), step, 0, NULL);
+    loops->body = &loops->threads.body;
+    loops->thread = loops->threads.inductionVar;
+    thread =
+        coopvecBuildBinaryOp(loops->body, "arith.addi", thread, loops->thread);
+  }
+  MlirValue row = coopvecBuildBinaryOp(loops->body, "arith.muli", thread,
+                                       indexConstant(l, size));
+  loops->start =
+      coopvecBuildBinaryOp(loops->body, "arith.addi", row, loops->element);
+}
+
+static void closeBlockLoops(BlockLoops *loops) {
+  if (!mlirOperationIsNull(loops->threads.op))
+    coopvecFinishFor(&loops->threads, 0, NULL);
+  coopvecFinishFor(&loops->elements, 0, NULL);
+}
+
+/// At the loops' body: `value` + `constant`.
+static MlirValue addIndex(CPULowering *l, BlockLoops *loops, MlirValue value,
+                          int64_t constant) {
+  if (constant == 0)
+    return value;
+  return coopvecBuildBinaryOp(loops->body, "arith.addi", value,
+                              indexConstant(l, constant));
+}
+
+/// for each B x B sub-block of the first blocks * B elements: B rows of
+/// `buffer` (one per thread) loaded, widened, transposed into the tile.
+static void loadBlocks(CPULowering *l, CoopvecBuilder *b, MlirValue buffer,
+                       MlirType element, intptr_t size, int64_t blocks,
+                       MlirValue tile) {
+  int64_t block = l->transposeBlock;
+  BlockLoops loops;
+  openBlockLoops(l, b, size, blocks, &loops);
+  CoopvecBuilder *in = loops.body;
+  MlirValue rows[16];
+  for (int64_t k = 0; k < block; ++k) {
+    MlirValue operands[] = {buffer, addIndex(l, &loops, loops.start, k * size)};
+    rows[k] =
+        coopvecWidenToF32(in, coopvecBuild1(in, "vector.load", 2, operands,
+                                            vectorOf(block, element), 0, NULL));
+  }
+  transposeRows(in, rows, block);
+  for (int64_t j = 0; j < block; ++j) {
+    MlirValue operands[] = {
+        rows[j], tile, addIndex(l, &loops, loops.element, j), loops.thread};
+    coopvecBuild0(in, "vector.store", 4, operands, 0, NULL);
+  }
+  closeBlockLoops(&loops);
+}
+
+/// The inverse of loadBlocks: tile rows transposed back into thread rows,
+/// rounded to `element`, stored to `buffer`.
+static void storeBlocks(CPULowering *l, CoopvecBuilder *b, MlirValue buffer,
+                        MlirType element, intptr_t size, int64_t blocks,
+                        MlirValue tile) {
+  int64_t block = l->transposeBlock;
+  BlockLoops loops;
+  openBlockLoops(l, b, size, blocks, &loops);
+  CoopvecBuilder *in = loops.body;
+  MlirValue rows[16];
+  for (int64_t j = 0; j < block; ++j) {
+    MlirValue operands[] = {tile, addIndex(l, &loops, loops.element, j),
+                            loops.thread};
+    rows[j] = coopvecBuild1(in, "vector.load", 3, operands,
+                            vectorOf(block, l->p.f32), 0, NULL);
+  }
+  transposeRows(in, rows, block);
+  for (int64_t k = 0; k < block; ++k) {
+    MlirValue operands[] = {coopvecNarrowTo(in, rows[k], element), buffer,
+                            addIndex(l, &loops, loops.start, k * size)};
+    coopvecBuild0(in, "vector.store", 3, operands, 0, NULL);
+  }
+  closeBlockLoops(&loops);
+}
+
+//===----------------------------------------------------------------------===//
+// Gathers and scatters
+//===----------------------------------------------------------------------===//
+
+/// An element loop over [first, size) at `b`.
+static CoopvecLoop elementLoopFrom(CPULowering *l, CoopvecBuilder *b,
+                                   intptr_t first, intptr_t size) {
+  CoopvecLoop loop =
+      coopvecBuildFor(b, indexConstant(l, first), indexConstant(l, size),
+                      indexConstant(l, 1), 0, NULL);
+  coopvecSetNoUnroll(&loop);
+  return loop;
+}
+
+/// for first <= i < size: tile[i] = gather(buffer, group element i), masked.
+static void gatherToTile(CPULowering *l, CoopvecBuilder *at, MlirValue buffer,
+                         MlirType element, intptr_t first, intptr_t size,
+                         MlirValue tile) {
+  MlirType loadType = vectorOf(l->lanes, element);
   MlirValue strides = laneStrides(l, size);
   MlirValue passThrough =
       coopvecBuildFloatSplatConstant(&l->p.entry, loadType, 0.0);
-  CoopvecLoop loop = coopvecElementLoop(&l->p, size);
+  CoopvecLoop loop = elementLoopFrom(l, at, first, size);
   CoopvecBuilder *b = &loop.body;
   MlirValue operands[] = {buffer,
                           groupElementIndex(l, b, size, loop.inductionVar),
@@ -69,28 +237,12 @@ static void gatherToTile(CPULowering *l, MlirValue buffer, MlirType element,
   coopvecFinishFor(&loop, 0, NULL);
 }
 
-void cpuLoadVecArgument(CPULowering *l, MlirValue arg, MlirValue buffer) {
-  MlirType vecType = mlirValueGetType(arg);
-  intptr_t size = (intptr_t)coopvecVecTypeGetSize(vecType);
-  bool tiled = coopvecWantsTile(&l->p, size);
-  MlirValue tile = tiled ? cpuAllocTile(&l->p, size)
-                         : coopvecScratchTile(&l->p, size);
-  gatherToTile(l, buffer, coopvecVecTypeGetElementType(vecType), size, tile);
-  if (tiled) {
-    coopvecMapTile(&l->p, arg, size, tile);
-    return;
-  }
-  MlirValue lanes[CPU_SSA_MAX_ELEMENTS];
-  for (intptr_t i = 0; i < size && i < CPU_SSA_MAX_ELEMENTS; ++i)
-    lanes[i] = cpuLoadRow(&l->p, &l->p.body, tile, indexConstant(l, i));
-  coopvecMapElements(&l->p, arg, size, lanes);
-}
-
-/// for i < size: scatter(buffer, group element i) = tile[i].
-static void scatterFromTile(CPULowering *l, MlirValue buffer, MlirType element,
+/// for first <= i < size: scatter(buffer, group element i) = tile[i], masked.
+static void scatterFromTile(CPULowering *l, CoopvecBuilder *at,
+                            MlirValue buffer, MlirType element, intptr_t first,
                             intptr_t size, MlirValue tile) {
   MlirValue strides = laneStrides(l, size);
-  CoopvecLoop loop = coopvecElementLoop(&l->p, size);
+  CoopvecLoop loop = elementLoopFrom(l, at, first, size);
   CoopvecBuilder *b = &loop.body;
   MlirValue lanes = coopvecNarrowTo(
       b, cpuLoadRow(&l->p, b, tile, loop.inductionVar), element);
@@ -101,12 +253,138 @@ static void scatterFromTile(CPULowering *l, MlirValue buffer, MlirType element,
   coopvecFinishFor(&loop, 0, NULL);
 }
 
+//===----------------------------------------------------------------------===//
+// Full and partial groups
+//===----------------------------------------------------------------------===//
+
+/// `scf.if %cond { then } else { else }` at `b`, both regions ending in
+/// scf.yield; the builders insert before the yields.
+typedef struct IfElse {
+  CoopvecBuilder then, otherwise;
+} IfElse;
+
+static IfElse buildIfElse(CoopvecBuilder *b, MlirValue condition) {
+  MlirBlock blocks[] = {mlirBlockCreate(0, NULL, NULL),
+                        mlirBlockCreate(0, NULL, NULL)};
+  MlirRegion regions[] = {mlirRegionCreate(), mlirRegionCreate()};
+  MlirOperation yields[2];
+  for (int i = 0; i < 2; ++i) {
+    mlirRegionAppendOwnedBlock(regions[i], blocks[i]);
+    CoopvecBuilder atEnd = coopvecBuilderAtEnd(blocks[i], b->location);
+    yields[i] = coopvecBuild0(&atEnd, "scf.yield", 0, NULL, 0, NULL);
+  }
+  MlirOperationState state = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("scf.if"), b->location);
+  mlirOperationStateAddOperands(&state, 1, &condition);
+  mlirOperationStateAddOwnedRegions(&state, 2, regions);
+  MlirOperation op = mlirOperationCreate(&state);
+  if (mlirOperationIsNull(op) || b->rewriter.ptr)
+    abort(); // the lowering builds with plain builders and an i1 condition
+  if (mlirOperationIsNull(b->before))
+    mlirBlockAppendOwnedOperation(b->block, op);
+  else
+    mlirBlockInsertOwnedOperationBefore(b->block, b->before, op);
+  IfElse branches = {coopvecBuilderBefore(yields[0], b->location),
+                     coopvecBuilderBefore(yields[1], b->location)};
+  return branches;
+}
+
+/// Whether every lane of the group holds a thread (all but the last group).
+static MlirValue fullGroup(CPULowering *l) {
+  if (mlirValueIsNull(l->fullGroup))
+    l->fullGroup = coopvecBuildCmpI(&l->p.body, COOPVEC_CMPI_EQ, l->validLanes,
+                                    indexConstant(l, l->lanes));
+  return l->fullGroup;
+}
+
+enum { CACHE_LINE_BYTES = 64 };
+
+/// Prefetches the next group's L x N block of `buffer` (for writing when
+/// `write`), one prefetch per cache line, at `b`. Between two groups'
+/// transfers lie thousands of cycles of compute, which cover the memory
+/// latency; the hardware prefetchers, which see a burst of a few KB per
+/// group, do not run that far ahead (the first loads of each group missed:
+/// 2-7% of the MLP's time on Zen 3). Only lines of the buffer are
+/// prefetched: the loop ends at n x N.
+static void prefetchNextGroup(CPULowering *l, CoopvecBuilder *b,
+                              MlirValue buffer, MlirType element, intptr_t size,
+                              bool write) {
+  int64_t bytes = mlirTypeIsAF16(element) ? 2 : 4;
+  MlirValue n = mlirBlockGetArgument(l->entryBlock, 0);
+  MlirValue next = coopvecBuildBinaryOp(b, "arith.addi", l->threadBase,
+                                        indexConstant(l, l->lanes));
+  MlirValue begin =
+      coopvecBuildBinaryOp(b, "arith.muli", next, indexConstant(l, size));
+  MlirValue end = coopvecBuildBinaryOp(
+      b, "arith.minsi",
+      coopvecBuildBinaryOp(b, "arith.addi", begin,
+                           indexConstant(l, l->lanes * size)),
+      coopvecBuildBinaryOp(b, "arith.muli", n, indexConstant(l, size)));
+  CoopvecLoop loop = coopvecBuildFor(
+      b, begin, end, indexConstant(l, CACHE_LINE_BYTES / bytes), 0, NULL);
+  coopvecSetNoUnroll(&loop);
+  MlirContext ctx = l->p.ctx;
+  MlirNamedAttribute attributes[] = {
+      coopvecNamedAttr(ctx, "isDataCache", mlirBoolAttrGet(ctx, 1)),
+      coopvecNamedAttr(ctx, "isWrite", mlirBoolAttrGet(ctx, write)),
+      coopvecNamedAttr(ctx, "localityHint",
+                       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), 3))};
+  MlirValue operands[] = {buffer, loop.inductionVar};
+  coopvecBuild0(&loop.body, "memref.prefetch", 2, operands, 3, attributes);
+  coopvecFinishFor(&loop, 0, NULL);
+}
+
+typedef void (*BlockTransfer)(CPULowering *l, CoopvecBuilder *b,
+                              MlirValue buffer, MlirType element, intptr_t size,
+                              int64_t blocks, MlirValue tile);
+typedef void (*ElementTransfer)(CPULowering *l, CoopvecBuilder *b,
+                                MlirValue buffer, MlirType element,
+                                intptr_t first, intptr_t size, MlirValue tile);
+
+/// Moves the group's `size` elements between `buffer` and `tile`: full
+/// groups by sub-block transposes (then element transfers for the rest),
+/// after prefetching the next group's block (for writing when `write`); the
+/// last group by element transfers alone.
+static void transfer(CPULowering *l, MlirValue buffer, MlirType element,
+                     intptr_t size, MlirValue tile, bool write,
+                     BlockTransfer blocked, ElementTransfer elementwise) {
+  int64_t block = l->transposeBlock;
+  int64_t blocks = block ? size / block : 0;
+  if (blocks == 0) {
+    elementwise(l, &l->p.body, buffer, element, 0, size, tile);
+    return;
+  }
+  IfElse branches = buildIfElse(&l->p.body, fullGroup(l));
+  prefetchNextGroup(l, &branches.then, buffer, element, size, write);
+  blocked(l, &branches.then, buffer, element, size, blocks, tile);
+  if (blocks * block < size)
+    elementwise(l, &branches.then, buffer, element, blocks * block, size, tile);
+  elementwise(l, &branches.otherwise, buffer, element, 0, size, tile);
+}
+
+void cpuLoadVecArgument(CPULowering *l, MlirValue arg, MlirValue buffer) {
+  MlirType vecType = mlirValueGetType(arg);
+  intptr_t size = (intptr_t)coopvecVecTypeGetSize(vecType);
+  // A pooled tile: once the argument is dead, later values reuse it.
+  MlirValue tile = coopvecScratchTile(&l->p, size);
+  transfer(l, buffer, coopvecVecTypeGetElementType(vecType), size, tile, false,
+           loadBlocks, gatherToTile);
+  if (coopvecWantsTile(&l->p, size)) {
+    coopvecMapTile(&l->p, arg, size, tile);
+    return;
+  }
+  MlirValue lanes[CPU_SSA_MAX_ELEMENTS];
+  for (intptr_t i = 0; i < size && i < CPU_SSA_MAX_ELEMENTS; ++i)
+    lanes[i] = cpuLoadRow(&l->p, &l->p.body, tile, indexConstant(l, i));
+  coopvecMapElements(&l->p, arg, size, lanes);
+}
+
 void cpuStoreResults(CPULowering *l, MlirOperation ret, intptr_t firstOutput) {
   for (intptr_t r = 0; r < mlirOperationGetNumOperands(ret); ++r) {
     MlirValue value = mlirOperationGetOperand(ret, r);
-    scatterFromTile(l, mlirBlockGetArgument(l->entryBlock, firstOutput + r),
-                    coopvecVecElementOf(value), coopvecVecSizeOf(value),
-                    coopvecTileOf(&l->p, value));
+    transfer(l, mlirBlockGetArgument(l->entryBlock, firstOutput + r),
+             coopvecVecElementOf(value), coopvecVecSizeOf(value),
+             coopvecTileOf(&l->p, value), true, storeBlocks, scatterFromTile);
   }
 }
 

@@ -235,6 +235,8 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
   memset(&l, 0, sizeof(l));
   l.lanes = resolved->lanes;
   l.rowBlock = resolved->rowBlock;
+  l.transposeBlock =
+      cpuTransposeBlock(l.lanes, resolved->target.vectorBits / 32);
   int64_t lanes = l.lanes;
   l.laneType = mlirVectorTypeGet(1, &lanes, mlirF32TypeGet(ctx));
   coopvecPerThreadInit(&l.p, ctx, &cpuMapping, &l, l.laneType);
@@ -258,8 +260,13 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
 
 /// Lane vectors two registers wide: each broadcast weight then feeds two
 /// fmas, so the matvec kernel needs half a load per fma
-/// (docs/execution-model.md). Half the registers hold accumulators; the
-/// rest the input lane vector, the broadcast weights and addresses.
+/// (docs/execution-model.md). Accumulators: with 16 registers (AVX2, SSE)
+/// all but four (the input lane vector and two broadcast weights), 12, the
+/// 16 x 6 blocking of BLIS's AVX2 kernels: 12 independent fma chains cover
+/// the fma latency x throughput of current x86 cores (4 x 2) with room to
+/// spare, which 8 only just do (6 rows measured 0-12% faster than 4 on
+/// Zen 3, docs/performance.md). With 32 registers (AVX-512, NEON) half of
+/// them, as measured on Sapphire Rapids.
 static void defaultBlocking(const CoopvecCPUTarget *target, int64_t *lanes,
                             int64_t *rowBlock) {
   int64_t floatsPerRegister = target->vectorBits / 32;
@@ -268,7 +275,9 @@ static void defaultBlocking(const CoopvecCPUTarget *target, int64_t *lanes,
   if (*rowBlock == 0) {
     int64_t registersPerLaneVector =
         (*lanes + floatsPerRegister - 1) / floatsPerRegister;
-    int64_t rows = target->numVectorRegisters / 2 / registersPerLaneVector;
+    int64_t registers = target->numVectorRegisters;
+    int64_t accumulators = registers <= 16 ? registers - 4 : registers / 2;
+    int64_t rows = accumulators / registersPerLaneVector;
     *rowBlock = rows < 1 ? 1 : rows;
   }
 }
@@ -340,6 +349,7 @@ static const CoopvecThreadMapping cpuMapping = {
     .lowerOuterProduct = cpuLowerOuterProduct,
     .lowerReduceSum = cpuLowerReduceSum,
     .lowerUniformOp = cpuLowerUniformOp,
+    .matvecReadsBiasLoads = true,
 };
 
 static const CoopvecPassOption convertOptions[] = {
@@ -354,8 +364,9 @@ static const CoopvecPassOption convertOptions[] = {
      "threads per SIMD group; 0 picks two of the target's vector registers' "
      "worth of f32 (32 with AVX-512F, 16 with AVX, 8 with SSE or NEON)"},
     {"row-block", CoopvecOptionInt, offsetof(ConvertOptions, rowBlock), "0",
-     "output rows per matvec block (accumulators); 0 picks half the target's "
-     "vector registers' worth (8 with AVX-512F, 4 with AVX2)"},
+     "output rows per matvec block (accumulators); 0 picks 12 accumulators "
+     "with 16 vector registers, 16 with 32 (6 rows with AVX2, 8 with "
+     "AVX-512F)"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {

@@ -235,21 +235,29 @@ static bool lowerToVector(CoopvecPerThread *p, MlirOperation op) {
   return true;
 }
 
-/// Values are held in f32, so only a conversion to f16 changes them: it
-/// rounds (to nearest even, overflow to infinity) through f16 and back.
+/// Values are held in f32, so only a conversion from f32 to f16 changes
+/// them: it rounds (to nearest even, overflow to infinity) through f16 and
+/// back.
 static MlirValue castElement(CoopvecPerThread *p, MlirOperation op,
                              ElementAt at, const void *state) {
   (void)state;
   CoopvecBuilder *b = at.b;
   MlirValue value = operandAt(p, op, 0, at);
   MlirType element = coopvecVecElementOf(mlirOperationGetResult(op, 0));
-  if (!mlirTypeIsAF16(element) ||
-      mlirTypeIsAF16(coopvecVecElementOf(mlirOperationGetOperand(op, 0))))
-    return value;
   return coopvecWidenToF32(b, coopvecNarrowTo(b, value, element));
 }
 
+/// Any other cast shares its operand's element values: a tiled one would
+/// otherwise copy its tile in an element loop.
 static bool lowerCast(CoopvecPerThread *p, MlirOperation op) {
+  MlirValue source = mlirOperationGetOperand(op, 0);
+  bool rounds =
+      mlirTypeIsAF16(coopvecVecElementOf(mlirOperationGetResult(op, 0))) &&
+      !mlirTypeIsAF16(coopvecVecElementOf(source));
+  if (!rounds) {
+    shareElements(p, op, coopvecLookupElements(p, source));
+    return true;
+  }
   return mapElementwise(p, op, coopvecVecSizeOf(mlirOperationGetResult(op, 0)),
                         0x1, 0x1, castElement, NULL);
 }
@@ -300,12 +308,33 @@ static MlirValue loadElement(CoopvecPerThread *p, MlirOperation op,
   return coopvecBuildSelect(b, bit, value, padding->values[0]);
 }
 
+/// Whether `op` is a load whose only use is as the bias of the matvec
+/// right after it, and the target's matvec reads such biases itself: it
+/// then starts its sums from the memory directly, with no tile to fill
+/// and read back per group (nothing can write memory in between).
+static bool deferToMatvec(CoopvecPerThread *p, MlirOperation op) {
+  if (!p->mapping->matvecReadsBiasLoads || !coopvecOpIs(op, CoopvecOpLoad))
+    return false;
+  MlirValue result = mlirOperationGetResult(op, 0);
+  MlirOpOperand use = mlirValueGetFirstUse(result);
+  MlirOperation next = mlirOperationGetNextInBlock(op);
+  return !mlirOpOperandIsNull(use) &&
+         mlirOpOperandIsNull(mlirOpOperandGetNextUse(use)) &&
+         !mlirOperationIsNull(next) && coopvecOpIs(next, CoopvecOpMatvec) &&
+         mlirOperationEqual(mlirOpOperandGetOwner(use), next) &&
+         mlirOpOperandGetOperandNumber(use) == 2;
+}
+
 /// Offsets and masks are uniform (no per-thread value can reach an index
 /// or an i1 vector), so a per-thread load reads the same N elements for
 /// every thread: one vector load, then each element broadcast. Masked-off
 /// elements are not accessed (vector.maskedload) and take the padding.
 bool coopvecLowerLoad(CoopvecPerThread *p, MlirOperation op) {
   MlirValue result = mlirOperationGetResult(op, 0);
+  if (deferToMatvec(p, op)) {
+    coopvecPointerMapInsert(&p->deferredLoads, result.ptr, 1);
+    return true;
+  }
   int64_t size = coopvecVecSizeOf(result);
   MlirType type = mlirVectorTypeGet(1, &size, coopvecVecElementOf(result));
   MlirValue operands[] = {mlirOperationGetOperand(op, 0),

@@ -34,6 +34,8 @@ void coopvecPerThreadFree(CoopvecPerThread *p) {
   coopvecPointerMapFree(&p->indexConstants);
   coopvecPointerMapFree(&p->lastUses);
   coopvecPointerMapFree(&p->scratch);
+  coopvecPointerMapFree(&p->deferredLoads);
+  coopvecPointerMapFree(&p->loweredAhead);
 }
 
 //===----------------------------------------------------------------------===//
@@ -236,6 +238,14 @@ const CoopvecMatrixView *coopvecLookupView(const CoopvecPerThread *p,
   return index < 0 ? NULL : &p->views[index];
 }
 
+bool coopvecIsDeferredLoad(const CoopvecPerThread *p, MlirValue value) {
+  return coopvecPointerMapFind(&p->deferredLoads, value.ptr) >= 0;
+}
+
+void coopvecMarkLoweredAhead(CoopvecPerThread *p, MlirOperation op) {
+  coopvecPointerMapInsert(&p->loweredAhead, op.ptr, 1);
+}
+
 CoopvecLoop coopvecElementLoop(CoopvecPerThread *p, intptr_t count) {
   CoopvecLoop loop = coopvecBuildFor(&p->body, coopvecPerThreadIndex(p, 0),
                                      coopvecPerThreadIndex(p, count),
@@ -419,8 +429,10 @@ bool coopvecPerThreadLowerBlock(CoopvecPerThread *p, MlirBlock block) {
       break; // the terminator is the target's
     p->body.location = mlirOperationGetLocation(op);
     const CoopvecOpInfo *info = coopvecLookupOp(op);
-    bool ok = info ? lowerCoopvecOp(p, op, info)
-                   : p->mapping->lowerUniformOp(p, op);
+    bool ahead = coopvecPointerMapFind(&p->loweredAhead, op.ptr) >= 0;
+    bool ok = ahead  ? true
+              : info ? lowerCoopvecOp(p, op, info)
+                     : p->mapping->lowerUniformOp(p, op);
     if (!ok)
       return false;
     if (info)

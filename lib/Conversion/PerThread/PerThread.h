@@ -84,6 +84,10 @@ typedef struct CoopvecThreadMapping {
   CoopvecOpHook lowerReduceSum;   // reduce_sum_accumulate
   /// A non-coopvec op of the body (uniform: it sees no per-thread value).
   CoopvecOpHook lowerUniformOp;
+  /// Whether lowerMatvec reads a bias that is a deferred load
+  /// (coopvecDeferredLoad) from memory itself. A coopvec.load whose only
+  /// use is as the bias of the matvec right after it then emits nothing.
+  bool matvecReadsBiasLoads;
 } CoopvecThreadMapping;
 
 /// The element values of one per-thread value: `count` of them, in SSA
@@ -129,6 +133,8 @@ typedef struct CoopvecPerThread {
   /// Constants created at `entry`, reused: index constants (the map's key
   /// is 2 * value + 1, never NULL) and element values with every lane
   /// equal (few: searched linearly).
+  CoopvecPointerMap deferredLoads;  // load result -> 1 (matvecReadsBiasLoads)
+  CoopvecPointerMap loweredAhead;   // op -> 1: lowered by an earlier op's hook
   CoopvecPointerMap indexConstants; // key -> index into `constants`
   CoopvecConstant *constants;
   intptr_t numConstants, constantsCapacity;
@@ -183,6 +189,15 @@ MlirValue coopvecScratchTile(CoopvecPerThread *p, intptr_t rows);
 /// A tile holding the element values of `value`: its own, or a scratch
 /// tile they are stored to (freed after the current op).
 MlirValue coopvecTileOf(CoopvecPerThread *p, MlirValue value);
+
+/// Whether `value` is a coopvec.load left to the matvec that uses it as its
+/// bias (CoopvecThreadMapping.matvecReadsBiasLoads): it has no element
+/// values; the matvec reads the load's buffer at its offset.
+bool coopvecIsDeferredLoad(const CoopvecPerThread *p, MlirValue value);
+/// Records that the hook lowering the current op also lowered `op`, a later
+/// op of the block (e.g. an activation fused into a matvec): the walk does
+/// not lower it again, but releases the tiles of the operands dying there.
+void coopvecMarkLoweredAhead(CoopvecPerThread *p, MlirOperation op);
 
 /// An scf.for over [0, count) at `p->body`; element loops of the tiled
 /// form. Close it with coopvecFinishFor.

@@ -11,8 +11,8 @@
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=3 row-block=0})' %s | FileCheck %s --check-prefix=OPTS-ODD
 
 // The defaults come from the target CPU (two of its SIMD registers of f32
-// per lane vector, half its registers' worth of accumulators), not from the
-// machine that compiles; @f_batched records the target.
+// per lane vector; 12 accumulators with 16 registers, 16 with 32), not from
+// the machine that compiles; @f_batched records the target.
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64})' %s | FileCheck %s --check-prefix=X86
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=haswell})' %s | FileCheck %s --check-prefix=HSW
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=skylake-avx512})' %s | FileCheck %s --check-prefix=SKX
@@ -205,59 +205,132 @@ func.func @elementwise(%x: !coopvec.vec<1, f32>, %y: !coopvec.vec<1, f32>, %s: f
 // memref<20 x 4 x f32> allocated before the lane loop, and every op is an
 // scf.for over the 20 elements. A scalar operand is broadcast once, before
 // the loop. A result reuses the tile of an operand that dies at the op
-// (in place: row i is read before it is written), otherwise a free one.
+// (in place: row i is read before it is written), otherwise a free one:
+// here the mul writes over x, whose tile is free after it.
+// A full group (valid == L) first prefetches the next group's L x N block
+// (one prefetch per 64-byte line, ending at n x N), then reads an argument
+// in B x B sub-blocks (B = 4 here: one xmm of f32): B contiguous rows, one
+// per thread, transposed by log2(B) stages of shuffles into B tile rows;
+// the last group gathers. Results are written back the same way (prefetch
+// for writing, transpose, then contiguous stores; scatters for the last
+// group).
 // CHECK-LABEL: func.func @elementwise_tiled_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %[[X:[^:]*]]: memref<?xf32>, %[[Y:[^:]*]]: memref<?xf32>, %[[S:[^:]*]]: f32, %[[OUT:[^:]*]]: memref<?xf32>)
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
+// CHECK-DAG:     %[[C40:.*]] = arith.constant 40 : index
+// CHECK-DAG:     %[[C60:.*]] = arith.constant 60 : index
+// CHECK-DAG:     %[[C80:.*]] = arith.constant 80 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[XT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
 // CHECK-DAG:     %[[YT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
-// CHECK-DAG:     %[[RT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
 // CHECK-DAG:     %[[STRIDES:.*]] = arith.constant dense<[0, 20, 40, 60]> : vector<4xi32>
-// CHECK:         scf.for %[[T:.*]] = %[[C0]] to
-// CHECK:           scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
-// CHECK-NEXT:        %[[BASE:.*]] = arith.muli %[[T]], %[[C20]] : index
-// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
-// CHECK-NEXT:        %[[G:.*]] = vector.gather %[[X]][%[[AT]]] [%[[STRIDES]]]
-// CHECK-NEXT:        vector.store %[[G]], %[[XT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
-// CHECK-NEXT:      {{^ *}}}
-// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK:         scf.for %[[T:.*]] = %[[C0]] to %[[N:[^ ]*]] step
+// CHECK:           %[[VALID:.*]] = arith.minsi
+// CHECK:           %[[FULL:.*]] = arith.cmpi eq, %[[VALID]], %[[C4]] : index
+// CHECK-NEXT:      scf.if %[[FULL]] {
+// CHECK-NEXT:        %[[NEXT:.*]] = arith.addi %[[T]], %[[C4]] : index
+// CHECK-NEXT:        %[[BEGIN:.*]] = arith.muli %[[NEXT]], %[[C20]] : index
+// CHECK-NEXT:        %[[ALL:.*]] = arith.muli %[[N]], %[[C20]] : index
+// CHECK-NEXT:        %[[BLOCK:.*]] = arith.addi %[[BEGIN]], %[[C80]] : index
+// CHECK-NEXT:        %[[END:.*]] = arith.minsi %[[BLOCK]], %[[ALL]] : index
+// CHECK-NEXT:        scf.for %[[L:.*]] = %[[BEGIN]] to %[[END]] step %[[C16]] {
+// CHECK-NEXT:          memref.prefetch %[[X]][%[[L]]], read, locality<3>, data : memref<?xf32>
+// CHECK-NEXT:        } {llvm.loop_annotation = #{{.*}}}
+// CHECK-NEXT:        scf.for %[[E:.*]] = %[[C0]] to %[[C20]] step %[[C4]] {
+// CHECK-NEXT:          %[[ROW:.*]] = arith.muli %[[T]], %[[C20]] : index
+// CHECK-NEXT:          %[[AT:.*]] = arith.addi %[[ROW]], %[[E]] : index
+// CHECK-NEXT:          %[[R0:.*]] = vector.load %[[X]][%[[AT]]] : memref<?xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[AT1:.*]] = arith.addi %[[AT]], %[[C20]] : index
+// CHECK-NEXT:          %[[R1:.*]] = vector.load %[[X]][%[[AT1]]] : memref<?xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[AT2:.*]] = arith.addi %[[AT]], %[[C40]] : index
+// CHECK-NEXT:          %[[R2:.*]] = vector.load %[[X]][%[[AT2]]] : memref<?xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[AT3:.*]] = arith.addi %[[AT]], %[[C60]] : index
+// CHECK-NEXT:          %[[R3:.*]] = vector.load %[[X]][%[[AT3]]] : memref<?xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[S0:.*]] = vector.shuffle %[[R0]], %[[R1]] [0, 4, 2, 6] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[S1:.*]] = vector.shuffle %[[R0]], %[[R1]] [1, 5, 3, 7] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[S2:.*]] = vector.shuffle %[[R2]], %[[R3]] [0, 4, 2, 6] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[S3:.*]] = vector.shuffle %[[R2]], %[[R3]] [1, 5, 3, 7] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[E0:.*]] = vector.shuffle %[[S0]], %[[S2]] [0, 1, 4, 5] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[E2:.*]] = vector.shuffle %[[S0]], %[[S2]] [2, 3, 6, 7] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[E1:.*]] = vector.shuffle %[[S1]], %[[S3]] [0, 1, 4, 5] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[E3:.*]] = vector.shuffle %[[S1]], %[[S3]] [2, 3, 6, 7] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:          vector.store %[[E0]], %[[XT]][%[[E]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[I1:.*]] = arith.addi %[[E]], %[[C1]] : index
+// CHECK-NEXT:          vector.store %[[E1]], %[[XT]][%[[I1]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[I2:.*]] = arith.addi %[[E]], %[[C2]] : index
+// CHECK-NEXT:          vector.store %[[E2]], %[[XT]][%[[I2]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[I3:.*]] = arith.addi %[[E]], %[[C3]] : index
+// CHECK-NEXT:          vector.store %[[E3]], %[[XT]][%[[I3]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
+// CHECK-NEXT:        } {llvm.loop_annotation = #{{.*}}}
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:          %[[BASE:.*]] = arith.muli %[[T]], %[[C20]] : index
+// CHECK-NEXT:          %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK-NEXT:          %[[G:.*]] = vector.gather %[[X]][%[[AT]]] [%[[STRIDES]]]
+// CHECK-NEXT:          vector.store %[[G]], %[[XT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
+// CHECK-NEXT:        } {llvm.loop_annotation = #{{.*}}}
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.if %[[FULL]] {
+// CHECK:             vector.load %[[Y]]
+// CHECK:             vector.store %{{.*}}, %[[YT]]
+// CHECK:           } else {
 // CHECK:             vector.gather %[[Y]]
-// CHECK-NEXT:        vector.store %{{.*}}, %[[YT]][%[[I]], %[[C0]]]
-// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:        vector.store %{{.*}}, %[[YT]][%{{.*}}, %[[C0]]]
+// CHECK-NEXT:      } {llvm.loop_annotation = #{{.*}}}
+// CHECK-NEXT:      }
 // CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
 // CHECK-NEXT:        %[[A:.*]] = vector.load %[[XT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
 // CHECK-NEXT:        %[[B:.*]] = vector.load %[[YT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
 // CHECK-NEXT:        %[[P:.*]] = arith.mulf %[[A]], %[[B]] : vector<4xf32>
-// CHECK-NEXT:        vector.store %[[P]], %[[RT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
+// CHECK-NEXT:        vector.store %[[P]], %[[XT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
 // CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:      %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
-// CHECK-NEXT:        %[[A:.*]] = vector.load %[[RT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        %[[A:.*]] = vector.load %[[XT]][%[[I]], %[[C0]]]
 // CHECK-NEXT:        %[[B:.*]] = vector.load %[[YT]][%[[I]], %[[C0]]]
 // CHECK-NEXT:        %[[F:.*]] = math.fma %[[A]], %[[SV]], %[[B]] : vector<4xf32>
-// CHECK-NEXT:        vector.store %[[F]], %[[RT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        vector.store %[[F]], %[[XT]][%[[I]], %[[C0]]]
 // CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
-// CHECK-NEXT:        %[[A:.*]] = vector.load %[[RT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        %[[A:.*]] = vector.load %[[XT]][%[[I]], %[[C0]]]
 // CHECK-NEXT:        %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
 // CHECK-NEXT:        %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<4xf32>
 // CHECK-NEXT:        %[[LT:.*]] = arith.cmpf olt, %[[A]], %[[SV]] : vector<4xf32>
 // CHECK-NEXT:        %[[STEP:.*]] = arith.select %[[LT]], %[[ZERO]], %[[ONE]]
-// CHECK-NEXT:        vector.store %[[STEP]], %[[RT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        vector.store %[[STEP]], %[[XT]][%[[I]], %[[C0]]]
 // CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
-// CHECK-NEXT:        %[[A:.*]] = vector.load %[[RT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        %[[A:.*]] = vector.load %[[XT]][%[[I]], %[[C0]]]
 // CHECK-NOT:         {{^ *}}}
-// CHECK:             vector.store %{{.*}}, %[[RT]][%[[I]], %[[C0]]]
+// CHECK:             vector.store %{{.*}}, %[[XT]][%[[I]], %[[C0]]]
 // CHECK-NEXT:      {{^ *}}}
-// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
-// CHECK-NEXT:        %[[R:.*]] = vector.load %[[RT]][%[[I]], %[[C0]]]
-// CHECK-NEXT:        %[[BASE:.*]] = arith.muli %[[T]], %[[C20]] : index
-// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
-// CHECK-NEXT:        vector.scatter %[[OUT]][%[[AT]]] [%{{.*}}], %{{.*}}, %[[R]]
-// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      scf.if %[[FULL]] {
+// CHECK:               memref.prefetch %[[OUT]][%{{.*}}], write, locality<3>, data : memref<?xf32>
+// CHECK:             scf.for %[[E:.*]] = %[[C0]] to %[[C20]] step %[[C4]] {
+// CHECK-NEXT:          %[[ROW:.*]] = arith.muli %[[T]], %[[C20]] : index
+// CHECK-NEXT:          %[[AT:.*]] = arith.addi %[[ROW]], %[[E]] : index
+// CHECK-NEXT:          %[[R0:.*]] = vector.load %[[XT]][%[[E]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
+// CHECK:               %[[R3:.*]] = vector.load %[[XT]][%{{.*}}, %[[C0]]] : memref<20x4xf32>, vector<4xf32>
+// CHECK-COUNT-8:       vector.shuffle
+// CHECK-NEXT:          vector.store %{{.*}}, %[[OUT]][%[[AT]]] : memref<?xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[AT1:.*]] = arith.addi %[[AT]], %[[C20]] : index
+// CHECK-NEXT:          vector.store %{{.*}}, %[[OUT]][%[[AT1]]] : memref<?xf32>, vector<4xf32>
+// CHECK:               vector.store %{{.*}}, %[[OUT]][%{{.*}}] : memref<?xf32>, vector<4xf32>
+// CHECK:               vector.store %{{.*}}, %[[OUT]][%{{.*}}] : memref<?xf32>, vector<4xf32>
+// CHECK-NEXT:        } {llvm.loop_annotation = #{{.*}}}
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:          %[[R:.*]] = vector.load %[[XT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:          %[[BASE:.*]] = arith.muli %[[T]], %[[C20]] : index
+// CHECK-NEXT:          %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK-NEXT:          vector.scatter %[[OUT]][%[[AT]]] [%{{.*}}], %{{.*}}, %[[R]]
+// CHECK-NEXT:        } {llvm.loop_annotation = #{{.*}}}
+// CHECK-NEXT:      }
 // CHECK-NEXT:    {{^ *}}}
 // CHECK-NEXT:    return
 func.func @elementwise_tiled(%x: !coopvec.vec<20, f32>, %y: !coopvec.vec<20, f32>, %s: f32) -> !coopvec.vec<20, f32> {
@@ -325,10 +398,12 @@ func.func @construct(%x: !coopvec.vec<2, f32>, %s: f32, %v: vector<2xf32>) -> !c
 // -----
 
 // Tiled construction: unpack loads rows of the argument's tile, from_elements
-// stores the element values to rows of a new tile, a uniform vector becomes
-// an element loop of dynamic extracts (f16 widened) and broadcasts; splat,
-// to_vector and from_vector emit nothing (from_vector(to_vector(a)) is a's
-// tile, reused in place by the fma, where it dies).
+// stores the element values to rows of a new tile (x's, free once unpacked:
+// its rows were loaded first), a uniform vector becomes an element loop of
+// dynamic extracts (f16 widened) and broadcasts; splat, to_vector,
+// from_vector and the cast of f16 values to f32 emit nothing
+// (from_vector(to_vector(a)) is a's tile, reused in place by the fma, where
+// it dies; the sub reads the from_vector tile itself).
 // CHECK-LABEL: func.func @construct_tiled_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[S:[^:]*]]: f32, %[[V:[^:]*]]: vector<17xf16>, %[[OUT:[^:]*]]: memref<?xf32>)
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
@@ -337,18 +412,26 @@ func.func @construct(%x: !coopvec.vec<2, f32>, %s: f32, %v: vector<2xf32>) -> !c
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[C17:.*]] = arith.constant 17 : index
 // CHECK-DAG:     %[[XT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x4xf32>
-// CHECK-DAG:     %[[AT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x4xf32>
 // CHECK-DAG:     %[[CT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<17x4xf32>
-// CHECK:         vector.gather
+// The 16 elements of four 4 x 4 sub-blocks are transposed, element 16 is
+// gathered (full group); the last group gathers all 17.
+// CHECK:         scf.if
+// CHECK:           scf.for %{{.*}} = %[[C0]] to %[[C16]] step
+// CHECK:           scf.for %[[I:.*]] = %[[C16]] to %[[C17]] step %[[C1]] {
+// CHECK:             vector.gather
+// CHECK-NEXT:        vector.store %{{.*}}, %[[XT]][%[[I]], %[[C0]]]
+// CHECK:         } else {
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C17]] step %[[C1]] {
+// CHECK:             vector.gather
 // CHECK:         %[[E0:.*]] = vector.load %[[XT]][%[[C0]], %[[C0]]] : memref<17x4xf32>, vector<4xf32>
 // CHECK-NEXT:    %[[E1:.*]] = vector.load %[[XT]][%[[C1]], %[[C0]]]
 // CHECK-NEXT:    vector.load %[[XT]]
 // CHECK-NEXT:    %[[E3:.*]] = vector.load %[[XT]][%[[C3]], %[[C0]]]
 // CHECK:         %[[E16:.*]] = vector.load %[[XT]][%[[C16]], %[[C0]]]
 // CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
-// CHECK-NEXT:    vector.store %[[E16]], %[[AT]][%[[C0]], %[[C0]]]
-// CHECK-NEXT:    vector.store %[[E1]], %[[AT]][%[[C1]], %[[C0]]]
-// CHECK:         vector.store %[[SV]], %[[AT]][%[[C16]], %[[C0]]]
+// CHECK-NEXT:    vector.store %[[E16]], %[[XT]][%[[C0]], %[[C0]]]
+// CHECK-NEXT:    vector.store %[[E1]], %[[XT]][%[[C1]], %[[C0]]]
+// CHECK:         vector.store %[[SV]], %[[XT]][%[[C16]], %[[C0]]]
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C17]] step %[[C1]] {
 // CHECK-NEXT:      %[[H:.*]] = vector.extract %[[V]][%[[I]]] : f16 from vector<17xf16>
 // CHECK-NEXT:      %[[F:.*]] = arith.extf %[[H]] : f16 to f32
@@ -356,18 +439,20 @@ func.func @construct(%x: !coopvec.vec<2, f32>, %s: f32, %v: vector<2xf32>) -> !c
 // CHECK-NEXT:      vector.store %[[B]], %[[CT]][%[[I]], %[[C0]]]
 // CHECK-NEXT:    {{^ *}}}
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C17]] step %[[C1]] {
-// CHECK-NEXT:      %[[D:.*]] = vector.load %[[AT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      %[[D:.*]] = vector.load %[[XT]][%[[I]], %[[C0]]]
 // CHECK-NEXT:      %[[F:.*]] = math.fma %[[E0]], %[[D]], %[[E3]] : vector<4xf32>
-// CHECK-NEXT:      vector.store %[[F]], %[[AT]][%[[I]], %[[C0]]]
-// CHECK-NEXT:    {{^ *}}}
-// CHECK-NOT:       arith.truncf
-// CHECK:           %[[L:.*]] = vector.load %[[AT]][%[[I:.*]], %[[C0]]]
-// CHECK-NEXT:      %[[R:.*]] = vector.load %[[CT]][%[[I]], %[[C0]]]
-// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[L]], %[[R]] : vector<4xf32>
-// CHECK-NEXT:      vector.store %[[D]], %[[AT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      vector.store %[[F]], %[[XT]][%[[I]], %[[C0]]]
 // CHECK-NEXT:    {{^ *}}}
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C17]] step %[[C1]] {
-// CHECK-NEXT:      vector.load %[[AT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      %[[L:.*]] = vector.load %[[XT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      %[[R:.*]] = vector.load %[[CT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[L]], %[[R]] : vector<4xf32>
+// CHECK-NEXT:      vector.store %[[D]], %[[XT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    scf.if
+// CHECK:           vector.load %[[XT]]
+// CHECK:           vector.store %{{.*}}, %[[OUT]]
+// CHECK:         } else {
 // CHECK:           vector.scatter %[[OUT]]
 func.func @construct_tiled(%x: !coopvec.vec<17, f32>, %s: f32, %v: vector<17xf16>) -> !coopvec.vec<17, f32> {
   %e:17 = "coopvec.unpack"(%x) : (!coopvec.vec<17, f32>) -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32)
@@ -385,33 +470,43 @@ func.func @construct_tiled(%x: !coopvec.vec<17, f32>, %s: f32, %v: vector<17xf16
 // -----
 
 // Values are held in f32: a cast to f16 rounds (truncf, extf), a cast back
-// to f32 changes nothing. An f16 result is rounded once more when it is
-// scattered to its f16 buffer.
+// to f32 changes nothing and emits nothing. An f16 result is rounded once
+// more when it is written to its f16 buffer (as vector<4xf16> rows of a full
+// group, or scattered).
 // CHECK-LABEL: func.func @cast_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[OUT0:[^:]*]]: memref<?xf32>, %[[OUT1:[^:]*]]: memref<?xf16>)
 // CHECK-DAG:     %[[YT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
-// CHECK-DAG:     %[[GT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
 // CHECK:         %[[X:.*]] = vector.load
-// CHECK:         vector.store %{{.*}}, %[[YT]]
+// CHECK:         scf.if
+// CHECK:           vector.store %{{.*}}, %[[YT]]
+// CHECK:         } else {
+// CHECK:           vector.store %{{.*}}, %[[YT]]
 // CHECK:         %[[H:.*]] = arith.truncf %[[X]] : vector<4xf32> to vector<4xf16>
 // CHECK-NEXT:    %[[F:.*]] = arith.extf %[[H]] : vector<4xf16> to vector<4xf32>
 // CHECK-NEXT:    scf.for %[[I:.*]] =
 // CHECK-NEXT:      %[[A:.*]] = vector.load %[[YT]][%[[I]], %{{.*}}]
 // CHECK-NEXT:      %[[AH:.*]] = arith.truncf %[[A]] : vector<4xf32> to vector<4xf16>
 // CHECK-NEXT:      %[[AF:.*]] = arith.extf %[[AH]] : vector<4xf16> to vector<4xf32>
-// CHECK-NEXT:      vector.store %[[AF]], %[[GT]][%[[I]], %{{.*}}]
+// CHECK-NEXT:      vector.store %[[AF]], %[[YT]][%[[I]], %{{.*}}]
 // CHECK-NEXT:    {{^ *}}}
 // CHECK-NEXT:    vector.store %[[F]]
 // CHECK-NEXT:    scf.for
 // CHECK-NEXT:      vector.load
 // CHECK-NOT:       arith.truncf
 // CHECK:           vector.scatter %[[OUT0]]
-// CHECK:         scf.for %[[I:.*]] =
-// CHECK-NEXT:      %[[R:.*]] = vector.load %[[GT]][%[[I]], %{{.*}}]
-// CHECK-NEXT:      %[[RH:.*]] = arith.truncf %[[R]] : vector<4xf32> to vector<4xf16>
-// CHECK-NEXT:      arith.muli
-// CHECK-NEXT:      arith.addi
-// CHECK-NEXT:      vector.scatter %[[OUT1]][%{{.*}}] [%{{.*}}], %{{.*}}, %[[RH]] : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16>
+// CHECK:         scf.if
+// CHECK:           scf.for
+// CHECK-COUNT-4:     vector.load %[[YT]]
+// CHECK-COUNT-8:     vector.shuffle
+// CHECK-NEXT:        %[[RH:.*]] = arith.truncf %{{.*}} : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT:        vector.store %[[RH]], %[[OUT1]][%{{.*}}] : memref<?xf16>, vector<4xf16>
+// CHECK:         } else {
+// CHECK-NEXT:      scf.for %[[I:.*]] =
+// CHECK-NEXT:        %[[R:.*]] = vector.load %[[YT]][%[[I]], %{{.*}}]
+// CHECK-NEXT:        %[[RH:.*]] = arith.truncf %[[R]] : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT:        arith.muli
+// CHECK-NEXT:        arith.addi
+// CHECK-NEXT:        vector.scatter %[[OUT1]][%{{.*}}] [%{{.*}}], %{{.*}}, %[[RH]] : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16>
 func.func @cast(%x: !coopvec.vec<1, f32>, %y: !coopvec.vec<20, f32>) -> (!coopvec.vec<1, f32>, !coopvec.vec<20, f16>) {
   %h = "coopvec.cast"(%x) : (!coopvec.vec<1, f32>) -> !coopvec.vec<1, f16>
   %f = "coopvec.cast"(%h) : (!coopvec.vec<1, f16>) -> !coopvec.vec<1, f32>
@@ -559,10 +654,16 @@ func.func @memory(%x: !coopvec.vec<2, f32>, %buf: memref<?xf32>, %off: index, %m
 // CHECK-NEXT:        vector.load %[[BT]][%[[I]], %[[C0]]]
 // CHECK:           {{^ *}}}
 // CHECK-NEXT:      vector.maskedstore %[[BUF]][%[[OFF]]], %[[M]], %[[TV]] : memref<?xf16>, vector<20xi1>, vector<20xf16>
-// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
-// CHECK-NEXT:        vector.load %[[CT]][%[[I]], %[[C0]]]
-// CHECK-NEXT:        arith.truncf
-// CHECK:             vector.scatter %[[OUT]]
+// CHECK-NEXT:      %[[FULL:.*]] = arith.cmpi eq, %[[VALID]], %{{.*}} : index
+// CHECK-NEXT:      scf.if %[[FULL]] {
+// CHECK:             vector.load %[[CT]]
+// CHECK:             arith.truncf
+// CHECK:             vector.store %{{.*}}, %[[OUT]]
+// CHECK:           } else {
+// CHECK-NEXT:        scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:          vector.load %[[CT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:          arith.truncf
+// CHECK:               vector.scatter %[[OUT]]
 func.func @memory_tiled(%x: !coopvec.vec<1, f16>, %buf: memref<?xf16>, %off: index, %mask: vector<20xi1>, %pad: f16) -> !coopvec.vec<20, f16> {
   %a = "coopvec.load"(%buf, %off) : (memref<?xf16>, index) -> !coopvec.vec<20, f16>
   %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f16>) -> (f16)
@@ -823,9 +924,13 @@ func.func @matvec_f16(%x: !coopvec.vec<1, f16>, %w: memref<?xf16>) -> !coopvec.v
 // CHECK-NEXT:      vector.store %{{.*}}, %[[HT]][%[[O]], %[[C0]]]
 // CHECK-NEXT:      vector.store %{{.*}}, %[[HT]]
 // CHECK-NEXT:    {{^ *}}}
-// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C24]]
-// CHECK-NEXT:      vector.load %[[HT]][%[[I]], %[[C0]]]
-// CHECK:           vector.scatter %[[OUT]]
+// CHECK-NEXT:    scf.if
+// CHECK:           vector.load %[[HT]]
+// CHECK:           vector.store %{{.*}}, %[[OUT]]
+// CHECK:         } else {
+// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C24]]
+// CHECK-NEXT:        vector.load %[[HT]][%[[I]], %[[C0]]]
+// CHECK:             vector.scatter %[[OUT]]
 func.func @matvec_tiled(%x: !coopvec.vec<20, f32>, %w: memref<?xf32>, %s: f32) -> !coopvec.vec<24, f32> {
   %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<24, 20, f32, "row_major">
   %B = "coopvec.matrix_view"(%w) {offset = 1920} : (memref<?xf32>) -> !coopvec.matrix<24, 24, f32, "row_major">
@@ -833,6 +938,164 @@ func.func @matvec_tiled(%x: !coopvec.vec<20, f32>, %w: memref<?xf32>, %s: f32) -
   %r = "coopvec.max"(%h, %s) : (!coopvec.vec<24, f32>, f32) -> !coopvec.vec<24, f32>
   %y = "coopvec.matvec"(%B, %r, %h) : (!coopvec.matrix<24, 24, f32, "row_major">, !coopvec.vec<24, f32>, !coopvec.vec<24, f32>) -> !coopvec.vec<24, f32>
   return %y : !coopvec.vec<24, f32>
+}
+
+// -----
+
+// An MLP layer, relu(W x + b) with b loaded from the weight buffer: the
+// load emits nothing (no tile of broadcast biases per group): each block
+// starts its accumulators at the bias read from memory and broadcast, and
+// the max right after the matvec is applied to the sums before they are
+// stored (no element loop over the result).
+// CHECK-LABEL: func.func @matvec_fused_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %[[ZERO:[^:]*]]: f32, %[[OUT:[^:]*]]: memref<?xf32>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C24:.*]] = arith.constant 24 : index
+// CHECK-DAG:     %[[XT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
+// CHECK-DAG:     %[[YT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<24x4xf32>
+// CHECK:         scf.for
+// CHECK:           %[[C480:.*]] = arith.constant 480 : index
+// CHECK-NOT:       vector.load %[[W]]
+// CHECK-NOT:       scf.for
+// CHECK:           %[[ZV:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<4xf32>
+// CHECK-NEXT:      scf.for %[[O:.*]] = %[[C0]] to %[[C24]] step %[[C2]] {
+// CHECK-NEXT:        %[[START0:.*]] = arith.muli %[[O]], %{{.*}} : index
+// CHECK-NEXT:        %[[B0I:.*]] = arith.addi %[[C480]], %[[O]] : index
+// CHECK-NEXT:        %[[B0:.*]] = memref.load %[[W]][%[[B0I]]] : memref<?xf32>
+// CHECK-NEXT:        %[[INIT0:.*]] = vector.broadcast %[[B0]] : f32 to vector<4xf32>
+// CHECK-NEXT:        %[[O1:.*]] = arith.addi %[[O]], %[[C1]] : index
+// CHECK-NEXT:        arith.addi %[[START0]], %{{.*}} : index
+// CHECK-NEXT:        %[[B1I:.*]] = arith.addi %[[C480]], %[[O1]] : index
+// CHECK-NEXT:        %[[B1:.*]] = memref.load %[[W]][%[[B1I]]] : memref<?xf32>
+// CHECK-NEXT:        %[[INIT1:.*]] = vector.broadcast %[[B1]] : f32 to vector<4xf32>
+// CHECK-NEXT:        %[[ACC:.*]]:2 = scf.for %{{.*}} iter_args(%{{.*}} = %[[INIT0]], %{{.*}} = %[[INIT1]])
+// CHECK-NEXT:          vector.load %[[XT]]
+// CHECK:           {{^ *}}}
+// CHECK-NEXT:        %[[R0:.*]] = arith.maxnumf %[[ACC]]#0, %[[ZV]] : vector<4xf32>
+// CHECK-NEXT:        vector.store %[[R0]], %[[YT]][%[[O]], %[[C0]]]
+// CHECK-NEXT:        %[[R1:.*]] = arith.maxnumf %[[ACC]]#1, %[[ZV]] : vector<4xf32>
+// CHECK-NEXT:        vector.store %[[R1]], %[[YT]][%[[O1]], %[[C0]]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      scf.if
+// CHECK:             vector.load %[[YT]]
+// CHECK:             vector.store %{{.*}}, %[[OUT]]
+// CHECK-NOT:     arith.maxnumf
+// CHECK:         return
+func.func @matvec_fused(%x: !coopvec.vec<20, f32>, %w: memref<?xf32>, %zero: f32) -> !coopvec.vec<24, f32> {
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<24, 20, f32, "row_major">
+  %c480 = arith.constant 480 : index
+  %b = "coopvec.load"(%w, %c480) : (memref<?xf32>, index) -> !coopvec.vec<24, f32>
+  %y = "coopvec.matvec"(%A, %x, %b) : (!coopvec.matrix<24, 20, f32, "row_major">, !coopvec.vec<20, f32>, !coopvec.vec<24, f32>) -> !coopvec.vec<24, f32>
+  %r = "coopvec.max"(%y, %zero) : (!coopvec.vec<24, f32>, f32) -> !coopvec.vec<24, f32>
+  return %r : !coopvec.vec<24, f32>
+}
+
+// -----
+
+// The same in SSA form with f16 data and a min: the f16 bias is widened
+// after its load, the f16 scalar once before the blocks; both blocks apply
+// the min before storing.
+// CHECK-LABEL: func.func @matvec_fused_ssa_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>, %[[ONE:[^:]*]]: f16, %{{[^:]*}}: memref<?xf16>)
+// CHECK:           %[[C6:.*]] = arith.constant 6 : index
+// CHECK-NOT:       vector.load %[[W]]
+// CHECK:           %[[ONEF:.*]] = arith.extf %[[ONE]] : f16 to f32
+// CHECK-NEXT:      %[[ONEV:.*]] = vector.broadcast %[[ONEF]] : f32 to vector<4xf32>
+// CHECK-NEXT:      scf.for
+// CHECK-NEXT:        arith.muli
+// CHECK-NEXT:        %[[BI:.*]] = arith.addi %[[C6]], %{{.*}} : index
+// CHECK-NEXT:        %[[BH:.*]] = memref.load %[[W]][%[[BI]]] : memref<?xf16>
+// CHECK-NEXT:        %[[BF:.*]] = arith.extf %[[BH]] : f16 to f32
+// CHECK-NEXT:        vector.broadcast %[[BF]] : f32 to vector<4xf32>
+// CHECK:             arith.minnumf %{{.*}}, %[[ONEV]] : vector<4xf32>
+// CHECK:             arith.minnumf %{{.*}}, %[[ONEV]] : vector<4xf32>
+// CHECK:           scf.for
+// CHECK:           arith.minnumf %{{.*}}, %[[ONEV]] : vector<4xf32>
+// CHECK-NOT:       arith.minnumf
+// CHECK:         return
+func.func @matvec_fused_ssa(%x: !coopvec.vec<2, f16>, %w: memref<?xf16>, %one: f16) -> !coopvec.vec<3, f16> {
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf16>) -> !coopvec.matrix<3, 2, f16, "row_major">
+  %c6 = arith.constant 6 : index
+  %b = "coopvec.load"(%w, %c6) : (memref<?xf16>, index) -> !coopvec.vec<3, f16>
+  %y = "coopvec.matvec"(%A, %x, %b) : (!coopvec.matrix<3, 2, f16, "row_major">, !coopvec.vec<2, f16>, !coopvec.vec<3, f16>) -> !coopvec.vec<3, f16>
+  %r = "coopvec.min"(%y, %one) : (!coopvec.vec<3, f16>, f16) -> !coopvec.vec<3, f16>
+  return %r : !coopvec.vec<3, f16>
+}
+
+// -----
+
+// Neither is fused when the values are used elsewhere: the matvec's result
+// (by the add) keeps its pre-activation sums, the loaded bias (by the add
+// too) is loaded and broadcast as any load, and the max is an op of its
+// own.
+// CHECK-LABEL: func.func @matvec_not_fused_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %[[ZERO:[^:]*]]: f32, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>)
+// CHECK:           %[[L:.*]] = vector.load %[[W]][%{{.*}}] : memref<?xf32>, vector<3xf32>
+// CHECK-NOT:       arith.maxnumf
+// CHECK:           %[[ACC:.*]]:2 = scf.for
+// CHECK-NOT:       arith.maxnumf
+// CHECK:           %[[R:.*]] = scf.for
+// CHECK-NOT:       arith.maxnumf
+// CHECK:           vector.store %[[R]], %[[YT:.*]][%{{.*}}, %{{.*}}] : memref<3x4xf32>, vector<4xf32>
+// CHECK-NEXT:      %[[Y0:.*]] = vector.load %[[YT]][%{{.*}}, %{{.*}}] : memref<3x4xf32>, vector<4xf32>
+// CHECK-NEXT:      vector.load %[[YT]]
+// CHECK-NEXT:      vector.load %[[YT]]
+// CHECK-NEXT:      %[[ZV:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<4xf32>
+// CHECK-NEXT:      arith.maxnumf %[[Y0]], %[[ZV]] : vector<4xf32>
+// CHECK-NEXT:      arith.maxnumf
+// CHECK-NEXT:      arith.maxnumf
+// CHECK-NEXT:      arith.addf %[[Y0]], %{{.*}} : vector<4xf32>
+func.func @matvec_not_fused(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %zero: f32) -> (!coopvec.vec<3, f32>, !coopvec.vec<3, f32>) {
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<3, 2, f32, "row_major">
+  %c6 = arith.constant 6 : index
+  %b = "coopvec.load"(%w, %c6) : (memref<?xf32>, index) -> !coopvec.vec<3, f32>
+  %y = "coopvec.matvec"(%A, %x, %b) : (!coopvec.matrix<3, 2, f32, "row_major">, !coopvec.vec<2, f32>, !coopvec.vec<3, f32>) -> !coopvec.vec<3, f32>
+  %r = "coopvec.max"(%y, %zero) : (!coopvec.vec<3, f32>, f32) -> !coopvec.vec<3, f32>
+  %s = "coopvec.add"(%y, %b) : (!coopvec.vec<3, f32>, !coopvec.vec<3, f32>) -> !coopvec.vec<3, f32>
+  return %r, %s : !coopvec.vec<3, f32>, !coopvec.vec<3, f32>
+}
+
+// -----
+
+// f16 weights contiguous along the inputs (row-major, K = 16, a multiple of
+// 8) are widened per block into an f32 stage memref<2 x 16 x f32> (one
+// vector<8xf16> load and extf per 8 weights), from which the p loop reads
+// f32 weights; the f16 input is read in 4 x 4 sub-blocks of f16 rows.
+// CHECK-LABEL: func.func @matvec_f16_staged_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %[[X:[^:]*]]: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>, %{{[^:]*}}: memref<?xf16>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[STAGE:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x16xf32>
+// CHECK:         scf.if
+// CHECK:           %[[XH:.*]] = vector.load %[[X]][%{{.*}}] : memref<?xf16>, vector<4xf16>
+// CHECK-NEXT:      arith.extf %[[XH]] : vector<4xf16> to vector<4xf32>
+// CHECK:         scf.for %[[O:.*]] = %[[C0]] to
+// CHECK:           scf.for %[[P:.*]] = %[[C0]] to %[[C16]] step %[[C8]] {
+// CHECK-NEXT:        %[[I0:.*]] = arith.addi %{{.*}}, %[[P]] : index
+// CHECK-NEXT:        %[[H0:.*]] = vector.load %[[W]][%[[I0]]] : memref<?xf16>, vector<8xf16>
+// CHECK-NEXT:        %[[F0:.*]] = arith.extf %[[H0]] : vector<8xf16> to vector<8xf32>
+// CHECK-NEXT:        vector.store %[[F0]], %[[STAGE]][%[[C0]], %[[P]]] : memref<2x16xf32>, vector<8xf32>
+// CHECK-NEXT:        %[[I1:.*]] = arith.addi %{{.*}}, %[[P]] : index
+// CHECK-NEXT:        %[[H1:.*]] = vector.load %[[W]][%[[I1]]] : memref<?xf16>, vector<8xf16>
+// CHECK-NEXT:        %[[F1:.*]] = arith.extf %[[H1]] : vector<8xf16> to vector<8xf32>
+// CHECK-NEXT:        vector.store %[[F1]], %[[STAGE]][%[[C1]], %[[P]]] : memref<2x16xf32>, vector<8xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.for %[[P:.*]] = %[[C0]] to %[[C16]] step %[[C1]] iter_args
+// CHECK-NEXT:        vector.load
+// CHECK-NEXT:        %[[S0:.*]] = memref.load %[[STAGE]][%[[C0]], %[[P]]] : memref<2x16xf32>
+// CHECK-NEXT:        vector.broadcast %[[S0]] : f32 to vector<4xf32>
+// CHECK-NEXT:        math.fma
+// CHECK-NEXT:        %[[S1:.*]] = memref.load %[[STAGE]][%[[C1]], %[[P]]] : memref<2x16xf32>
+// CHECK-NOT:     memref.load %[[W]]
+// CHECK:         return
+func.func @matvec_f16_staged(%x: !coopvec.vec<16, f16>, %w: memref<?xf16>) -> !coopvec.vec<3, f16> {
+  %A = "coopvec.matrix_view"(%w) {offset = 64} : (memref<?xf16>) -> !coopvec.matrix<3, 16, f16, "row_major">
+  %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<3, 16, f16, "row_major">, !coopvec.vec<16, f16>) -> !coopvec.vec<3, f16>
+  return %y : !coopvec.vec<3, f16>
 }
 
 //===----------------------------------------------------------------------===//
@@ -1012,39 +1275,44 @@ func.func @training_tiled(%a: !coopvec.vec<20, f16>, %b: !coopvec.vec<3, f16>, %
 
 // -----
 
-// x86-64 (SSE, 16 xmm registers): 8 lanes (two xmm), 4 accumulators.
+// x86-64 (SSE, 16 xmm registers): 8 lanes (two xmm), 12 accumulators (6
+// rows: three blocks for the 20 outputs, then 2 rows).
 // X86-LABEL: func.func @target_batched(
 // X86-SAME:      attributes {llvm.emit_c_interface, target_cpu = "x86-64", target_features = #llvm.target_features<[]>}
 // X86-DAG:     %[[C8:.*]] = arith.constant 8 : index
-// X86-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// X86-DAG:     %[[C6:.*]] = arith.constant 6 : index
+// X86-DAG:     %[[C18:.*]] = arith.constant 18 : index
 // X86-DAG:     memref.alloca() {alignment = 64 : i64} : memref<4x8xf32>
 // X86:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C8]] {
 // X86:           vector.create_mask %{{.*}} : vector<8xi1>
-// X86:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C4]] {
+// X86:           scf.for %{{.*}} = %{{.*}} to %[[C18]] step %[[C6]] {
 // X86-NEXT:        arith.muli
-// X86:             scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// X86:             scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// X86:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>) {
 
-// haswell (AVX2, 16 ymm registers): 16 lanes (two ymm), 4 accumulators.
+// haswell (AVX2, 16 ymm registers): 16 lanes (two ymm), 12 accumulators.
 // HSW-LABEL: func.func @target_batched(
 // HSW-SAME:      attributes {llvm.emit_c_interface, target_cpu = "haswell", target_features = #llvm.target_features<[]>}
 // HSW-DAG:     %[[C16:.*]] = arith.constant 16 : index
-// HSW-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// HSW-DAG:     %[[C6:.*]] = arith.constant 6 : index
+// HSW-DAG:     %[[C18:.*]] = arith.constant 18 : index
 // HSW-DAG:     memref.alloca() {alignment = 64 : i64} : memref<4x16xf32>
 // HSW:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C16]] {
 // HSW:           vector.create_mask %{{.*}} : vector<16xi1>
-// HSW:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C4]] {
+// HSW:           scf.for %{{.*}} = %{{.*}} to %[[C18]] step %[[C6]] {
 // HSW-NEXT:        arith.muli
-// HSW:             scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// HSW:             scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
 
-// skylake-avx512 (32 zmm registers): 32 lanes (two zmm), 8 accumulators.
+// skylake-avx512 (32 zmm registers): 32 lanes (two zmm), 16 accumulators.
 // SKX-LABEL: func.func @target_batched(
 // SKX-SAME:      attributes {llvm.emit_c_interface, target_cpu = "skylake-avx512", target_features = #llvm.target_features<[]>}
 // SKX-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // SKX-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// SKX-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // SKX-DAG:     memref.alloca() {alignment = 64 : i64} : memref<4x32xf32>
 // SKX:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C32]] {
 // SKX:           vector.create_mask %{{.*}} : vector<32xi1>
-// SKX:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C8]] {
+// SKX:           scf.for %{{.*}} = %{{.*}} to %[[C16]] step %[[C8]] {
 // SKX-NEXT:        arith.muli
 // SKX:             scf.for {{.*}} -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>) {
 
@@ -1063,15 +1331,20 @@ func.func @training_tiled(%a: !coopvec.vec<20, f16>, %b: !coopvec.vec<3, f16>, %
 // ARM:           vector.create_mask %{{.*}} : vector<8xi1>
 // ARM:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
 
-// Any lane count works (3: not a power of two); row-block=0 keeps the
-// target's default, 8 accumulators when a lane vector fits one xmm.
+// Any lane count works (3: not a power of two, so no transposes: the
+// arguments are gathered); row-block=0 keeps the target's default, 12
+// accumulators when a lane vector fits one xmm: one block of 12 rows, one
+// of 8.
 // OPTS-ODD-LABEL: func.func @target_batched(
 // OPTS-ODD-DAG:     %[[C3:.*]] = arith.constant 3 : index
-// OPTS-ODD-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// OPTS-ODD-DAG:     %[[C12:.*]] = arith.constant 12 : index
 // OPTS-ODD:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C3]] {
 // OPTS-ODD:           vector.create_mask %{{.*}} : vector<3xi1>
-// OPTS-ODD:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[C8]] {
-// OPTS-ODD:             scf.for {{.*}} -> (vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>) {
+// OPTS-ODD-NOT:       vector.shuffle
+// OPTS-ODD:           scf.for %{{.*}} = %{{.*}} to %[[C12]] step %[[C12]] {
+// OPTS-ODD:             scf.for {{.*}} -> (vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>) {
+// OPTS-ODD:           scf.for {{.*}} -> (vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>, vector<3xf32>) {
+// OPTS-ODD-NOT:       vector.shuffle
 
 // Machine code: the matvec's fmas on two registers' worth of lanes.
 // ASM-X86-LABEL: {{^}}target_batched:
