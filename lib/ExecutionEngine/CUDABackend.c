@@ -333,7 +333,8 @@ static CoopvecStatus loadPTX(CoopvecEngine *engine, const char *ptx) {
   CoopvecCUDAState *state = engine->backendState;
   char log[kJitLogBytes] = {0};
   int options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *values[] = {log, (void *)(uintptr_t)sizeof(log)};
+  // The driver API passes the log size in a pointer-sized slot.
+  void *values[] = {log, (void *)(uintptr_t)sizeof(log)}; // NOLINT
   CUresult result =
       state->driver.cuModuleLoadDataEx(&state->module, ptx, 2, options, values);
   if (result == CUDA_SUCCESS)

@@ -73,9 +73,9 @@ static CoopvecStatus failSlot(Launch *launch, CUresult result,
   char what[256];
   describeSlot(launch, slot, what, sizeof(what));
   coopvecBufferAppendf(&engine->error, " (%s, %lld bytes)", what,
-                       (long long)(arrayOf(launch, slot)->size *
-                                   coopvecDTypeGetSize(
-                                       arrayOf(launch, slot)->dtype)));
+                       (long long)arrayOf(launch, slot)->size *
+                           (long long)coopvecDTypeGetSize(
+                               arrayOf(launch, slot)->dtype));
   return status;
 }
 

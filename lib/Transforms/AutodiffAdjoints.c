@@ -16,6 +16,8 @@
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,10 +64,18 @@ MlirValue coopvecADAdjoint(CoopvecAutodiff *ad, MlirValue value) {
   return coopvecADEntry(ad, value)->adjoint;
 }
 
+/// Bitwise equality: -0.0 and +0.0 are different constants.
+static bool sameBits(double a, double b) {
+  uint64_t aBits, bBits;
+  memcpy(&aBits, &a, sizeof(a));
+  memcpy(&bBits, &b, sizeof(b));
+  return aBits == bBits;
+}
+
 MlirValue coopvecADConstant(CoopvecAutodiff *ad, MlirType type, double value) {
   for (intptr_t i = 0; i < ad->numConstants; ++i)
     if (mlirTypeEqual(ad->constants[i].type, type) &&
-        memcmp(&ad->constants[i].value, &value, sizeof(value)) == 0)
+        sameBits(ad->constants[i].value, value))
       return ad->constants[i].constant;
   // Built at the current end of the backward code, so it dominates every
   // later use; the constants are few, a linear search is enough.

@@ -272,7 +272,9 @@ static CoopvecConstant *addConstant(CoopvecPerThread *p, bool isIndex,
 }
 
 MlirValue coopvecPerThreadIndex(CoopvecPerThread *p, int64_t value) {
-  const void *key = (const void *)(uintptr_t)(2 * (uint64_t)value + 1);
+  // An odd integer as the map's key: never the address of a value.
+  const void *key =
+      (const void *)(uintptr_t)(2 * (uint64_t)value + 1); // NOLINT
   intptr_t index = coopvecPointerMapFind(&p->indexConstants, key);
   if (index >= 0)
     return p->constants[index].value;
