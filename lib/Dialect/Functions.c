@@ -8,6 +8,8 @@
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 
+#include <stdlib.h>
+
 MlirType coopvecFunctionTypeOf(MlirOperation func) {
   MlirAttribute attr = mlirOperationGetAttributeByName(
       func, mlirStringRefCreateFromCString("function_type"));
@@ -62,4 +64,31 @@ bool coopvecIsPerThreadFunction(MlirOperation func) {
   bool found = false;
   mlirOperationWalk(func, findCoopvecOp, &found, MlirWalkPreOrder);
   return found;
+}
+
+static MlirType dynamicMemRefOf(MlirType element) {
+  int64_t shape[] = {mlirShapedTypeGetDynamicSize()};
+  return mlirMemRefTypeContiguousGet(element, 1, shape, mlirAttributeGetNull());
+}
+
+MlirType coopvecBatchedFunctionType(MlirContext ctx, MlirType type) {
+  intptr_t numInputs = mlirFunctionTypeGetNumInputs(type);
+  intptr_t numResults = mlirFunctionTypeGetNumResults(type);
+  intptr_t count = 1 + numInputs + numResults;
+  MlirType *inputs = calloc((size_t)count, sizeof(MlirType));
+  if (!inputs)
+    abort();
+  inputs[0] = mlirIndexTypeGet(ctx);
+  for (intptr_t i = 0; i < numInputs; ++i) {
+    MlirType input = mlirFunctionTypeGetInput(type, i);
+    inputs[1 + i] = coopvecTypeIsAVec(input)
+                        ? dynamicMemRefOf(coopvecVecTypeGetElementType(input))
+                        : input;
+  }
+  for (intptr_t i = 0; i < numResults; ++i)
+    inputs[1 + numInputs + i] = dynamicMemRefOf(
+        coopvecVecTypeGetElementType(mlirFunctionTypeGetResult(type, i)));
+  MlirType batched = mlirFunctionTypeGet(ctx, count, inputs, 0, NULL);
+  free(inputs);
+  return batched;
 }

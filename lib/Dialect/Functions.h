@@ -26,4 +26,10 @@ MlirBlock coopvecModuleBody(MlirOperation module);
 /// The top-level op of `module` whose symbol is `name`, or a null op.
 MlirOperation coopvecLookupSymbol(MlirOperation module, MlirStringRef name);
 
+/// The batched form of per-thread function type `type`, shared by every
+/// target (the CPU's @f_batched, the GPU kernels):
+/// (n: index, the arguments with each vec<N, T> as memref<?xT>, one
+/// memref<?xT> per result) -> ().
+MlirType coopvecBatchedFunctionType(MlirContext ctx, MlirType type);
+
 #endif // COOPVEC_LIB_DIALECT_FUNCTIONS_H

@@ -79,34 +79,6 @@ static bool checkCPUOp(MlirOperation op) {
 // Building @f_batched
 //===----------------------------------------------------------------------===//
 
-static MlirType memrefOf(MlirType element) {
-  int64_t shape[] = {mlirShapedTypeGetDynamicSize()};
-  return mlirMemRefTypeContiguousGet(element, 1, shape, mlirAttributeGetNull());
-}
-
-/// (n, arguments with vec -> memref<?xT>, one memref<?xT> per result) -> ().
-static MlirType batchedType(MlirContext ctx, MlirType type) {
-  intptr_t numInputs = mlirFunctionTypeGetNumInputs(type);
-  intptr_t numResults = mlirFunctionTypeGetNumResults(type);
-  intptr_t count = 1 + numInputs + numResults;
-  MlirType *inputs = calloc((size_t)count, sizeof(MlirType));
-  if (!inputs)
-    abort();
-  inputs[0] = mlirIndexTypeGet(ctx);
-  for (intptr_t i = 0; i < numInputs; ++i) {
-    MlirType input = mlirFunctionTypeGetInput(type, i);
-    inputs[1 + i] = coopvecTypeIsAVec(input)
-                        ? memrefOf(coopvecVecTypeGetElementType(input))
-                        : input;
-  }
-  for (intptr_t i = 0; i < numResults; ++i)
-    inputs[1 + numInputs + i] = memrefOf(
-        coopvecVecTypeGetElementType(mlirFunctionTypeGetResult(type, i)));
-  MlirType batched = mlirFunctionTypeGet(ctx, count, inputs, 0, NULL);
-  free(inputs);
-  return batched;
-}
-
 /// `#llvm.target_features<["+a", ...]>` for a comma list (syntax checked by
 /// coopvecCPUTargetResolve).
 static MlirAttribute targetFeaturesAttr(MlirContext ctx, const char *list) {
@@ -132,7 +104,7 @@ static MlirOperation createBatchedFunction(MlirOperation module,
                                            const Resolved *resolved) {
   MlirContext ctx = mlirOperationGetContext(func);
   MlirLocation loc = mlirOperationGetLocation(func);
-  MlirType type = batchedType(ctx, coopvecFunctionTypeOf(func));
+  MlirType type = coopvecBatchedFunctionType(ctx, coopvecFunctionTypeOf(func));
   intptr_t numArgs = mlirFunctionTypeGetNumInputs(type);
   MlirType *argTypes = calloc((size_t)numArgs, sizeof(MlirType));
   MlirLocation *argLocs = calloc((size_t)numArgs, sizeof(MlirLocation));

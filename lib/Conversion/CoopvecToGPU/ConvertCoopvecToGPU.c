@@ -146,35 +146,6 @@ static bool checkFunctions(MlirOperation module,
 // The gpu.module and the kernel
 //===----------------------------------------------------------------------===//
 
-static MlirType memrefOf(MlirType element) {
-  int64_t shape[] = {mlirShapedTypeGetDynamicSize()};
-  return mlirMemRefTypeContiguousGet(element, 1, shape, mlirAttributeGetNull());
-}
-
-/// (n, arguments with vec -> memref<?xT>, one memref<?xT> per result) -> (),
-/// the signature of the CPU's @f_batched.
-static MlirType kernelType(MlirContext ctx, MlirType type) {
-  intptr_t numInputs = mlirFunctionTypeGetNumInputs(type);
-  intptr_t numResults = mlirFunctionTypeGetNumResults(type);
-  intptr_t count = 1 + numInputs + numResults;
-  MlirType *inputs = calloc((size_t)count, sizeof(MlirType));
-  if (!inputs)
-    abort();
-  inputs[0] = mlirIndexTypeGet(ctx);
-  for (intptr_t i = 0; i < numInputs; ++i) {
-    MlirType input = mlirFunctionTypeGetInput(type, i);
-    inputs[1 + i] = coopvecTypeIsAVec(input)
-                        ? memrefOf(coopvecVecTypeGetElementType(input))
-                        : input;
-  }
-  for (intptr_t i = 0; i < numResults; ++i)
-    inputs[1 + numInputs + i] = memrefOf(
-        coopvecVecTypeGetElementType(mlirFunctionTypeGetResult(type, i)));
-  MlirType kernel = mlirFunctionTypeGet(ctx, count, inputs, 0, NULL);
-  free(inputs);
-  return kernel;
-}
-
 /// `gpu.module @coopvec_kernels` at the end of `module`, which becomes a
 /// `gpu.container_module`.
 static MlirOperation createGPUModule(MlirOperation module) {
@@ -230,7 +201,7 @@ static MlirOperation createKernel(MlirOperation gpuModule, MlirOperation func,
                                   const GPUPlan *plan) {
   MlirContext ctx = mlirOperationGetContext(func);
   MlirLocation loc = mlirOperationGetLocation(func);
-  MlirType type = kernelType(ctx, coopvecFunctionTypeOf(func));
+  MlirType type = coopvecBatchedFunctionType(ctx, coopvecFunctionTypeOf(func));
   intptr_t numArgs = mlirFunctionTypeGetNumInputs(type);
   MlirBlock entry = mlirBlockCreate(0, NULL, NULL);
   for (intptr_t i = 0; i < numArgs; ++i)
