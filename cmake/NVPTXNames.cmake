@@ -29,4 +29,23 @@ foreach(list cpus features)
   endforeach()
   string(APPEND content "    NULL};\n")
 endforeach()
+# The PTX version LLVM uses by default for each processor, which is also the
+# oldest it accepts: a features= with an older +ptxNN makes LLVM exit the
+# process ("PTX version 4.0 does not support target 'sm_90'"), so the NVVM
+# target checks it first. Read from the `.version` of an empty module.
+string(REGEX MATCHALL "\n  [A-Za-z0-9_.+-]+ +- " cpu_lines "${cpus}")
+get_filename_component(dir "${OUTPUT}" DIRECTORY)
+file(WRITE "${dir}/nvptx-empty.ll" "define void @f() {\n  ret void\n}\n")
+string(APPEND content "const int coopvecNVPTX_cpu_min_ptx[] = {\n")
+foreach(line ${cpu_lines})
+  string(REGEX REPLACE "\n  ([A-Za-z0-9_.+-]+) .*" "\\1" name "${line}")
+  execute_process(COMMAND "${LLC}" -mtriple=nvptx64-nvidia-cuda -mcpu=${name}
+                          "${dir}/nvptx-empty.ll" -o -
+                  OUTPUT_VARIABLE ptx ERROR_QUIET)
+  if(NOT ptx MATCHES "\n\\.version ([0-9]+)\\.([0-9])")
+    message(FATAL_ERROR "${LLC} -mcpu=${name} printed no .version")
+  endif()
+  string(APPEND content "    ${CMAKE_MATCH_1}${CMAKE_MATCH_2}, // ${name}\n")
+endforeach()
+string(APPEND content "    0};\n")
 file(WRITE "${OUTPUT}" "${content}")

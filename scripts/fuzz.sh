@@ -34,8 +34,14 @@ nice -n "$nice_level" cmake --build "$build" --target coopvec-fuzzers \
 
 seeds="$build/fuzz-seeds"
 rm -rf "$seeds"
-python3 "$root/test/fuzz/make-corpus.py" "$seeds" --npy-from "$build/test" \
-  --npy-from "$root/build/test" >/dev/null || fail_build "seeding failed"
+# .npy seeds: also the files the suite wrote in any build tree of the
+# checkout (build, build-ci, ...: coopvec-run --save-inputs and --out).
+npy_from=()
+for dir in "$build/test" "$root"/build*/test; do
+  [ -d "$dir" ] && npy_from+=(--npy-from "$dir")
+done
+python3 "$root/test/fuzz/make-corpus.py" "$seeds" "${npy_from[@]}" >/dev/null \
+  || fail_build "seeding failed"
 
 # Inputs larger than these only slow the fuzzers down.
 declare -A max_len=([ir]=32768 [pipeline]=4096 [lower-cpu]=16384 [npy]=4096

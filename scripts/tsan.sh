@@ -9,13 +9,16 @@
 #   scripts/tsan.sh [REPEAT] [HOSTS] [ROUNDS]
 #
 # Environment: COOPVEC_TSAN_BUILD (default build-tsan), CC (default
-# clang-14). The last line is "N passed, N failed" (one check per run).
+# clang-14), COOPVEC_TSAN_NICE (default 19: the build and the runs let other
+# work on the machine go first). The last line is "N passed, N failed" (one
+# check per run).
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 repeat="${1:-3}"
 hosts="${2:-8}"
 rounds="${3:-5}"
 build="${COOPVEC_TSAN_BUILD:-$root/build-tsan}"
+nice_level="${COOPVEC_TSAN_NICE:-19}"
 
 fail_build() { echo "tsan: $1"; echo "0 passed, 1 failed"; exit 1; }
 if [ ! -f "$build/build.ninja" ]; then
@@ -23,7 +26,7 @@ if [ ! -f "$build/build.ninja" ]; then
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOOPVEC_TSAN=ON >/dev/null \
     || fail_build "configuring $build failed (clang-14 installed?)"
 fi
-cmake --build "$build" --target coopvec-stress \
+nice -n "$nice_level" cmake --build "$build" --target coopvec-stress \
   || fail_build "building coopvec-stress failed"
 
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 print_suppressions=1 suppressions=$root/test/stress/tsan.supp"
@@ -32,7 +35,7 @@ failed=0
 for i in $(seq 1 "$repeat"); do
   log="$build/tsan-$i.log"
   start=$(date +%s)
-  "$build/test/stress/coopvec-stress" "$hosts" "$rounds" >"$log" 2>&1
+  nice -n "$nice_level" "$build/test/stress/coopvec-stress" "$hosts" "$rounds" >"$log" 2>&1
   status=$?
   elapsed=$(( $(date +%s) - start ))
   suppressed=$(awk '$2 ~ /^race:/ {n += $1} END {print n + 0}' "$log")

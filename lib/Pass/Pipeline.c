@@ -109,6 +109,65 @@ static void joinLines(CoopvecBuffer *message) {
   *message = joined;
 }
 
+/// The value the last `key=value` of `options` (the text of `pass{...}` in
+/// MLIR's syntax: words `key=value`, a value quoted with ' or " or in
+/// braces, which MLIR strips) gives `key`; false if none does.
+static bool lastOptionValue(MlirStringRef options, const char *key,
+                            MlirStringRef *value) {
+  const char *s = options.data;
+  size_t n = options.length, pos = 0, keyLength = strlen(key);
+  bool found = false;
+  while (pos < n) {
+    while (pos < n && isspace((unsigned char)s[pos]))
+      ++pos;
+    size_t keyStart = pos;
+    while (pos < n && s[pos] != '=' && !isspace((unsigned char)s[pos]))
+      ++pos;
+    if (pos == n || s[pos] != '=')
+      continue; // a flag without a value
+    bool isKey = pos - keyStart == keyLength &&
+                 strncmp(s + keyStart, key, keyLength) == 0;
+    size_t start = ++pos, end;
+    if (pos < n && (s[pos] == '"' || s[pos] == '\'')) {
+      const char *close = memchr(s + pos + 1, s[pos], n - pos - 1);
+      start = pos + 1;
+      end = close ? (size_t)(close - s) : n;
+      pos = close ? end + 1 : n;
+    } else if (pos < n && s[pos] == '{') {
+      int depth = 1;
+      start = ++pos;
+      while (pos < n && depth > 0) {
+        depth += s[pos] == '{' ? 1 : s[pos] == '}' ? -1 : 0;
+        ++pos;
+      }
+      end = depth ? n : pos - 1;
+    } else {
+      while (pos < n && !isspace((unsigned char)s[pos]))
+        ++pos;
+      end = pos;
+    }
+    if (isKey) {
+      *value = mlirStringRefCreate(s + start, end - start);
+      found = true;
+    }
+  }
+  return found;
+}
+
+/// Options that upstream passes accept but that crash MLIR 22 later:
+/// nvvm-attach-target builds its #nvvm.target without verifying it, and an
+/// empty chip makes the gpu.module verifier read before the string
+/// (NVVMTargetAttr::verifyTarget, SIGSEGV). Found by the pipeline fuzzer.
+static const char *checkUpstreamOptions(MlirStringRef name,
+                                        MlirStringRef options) {
+  MlirStringRef chip;
+  if (mlirStringRefEqual(
+          name, mlirStringRefCreateFromCString("nvvm-attach-target")) &&
+      lastOptionValue(options, "chip", &chip) && chip.length == 0)
+    return "the target chip cannot be empty";
+  return NULL;
+}
+
 static void addVerifier(PipelineParser *parser, MlirOpPassManager pm) {
   if (parser->verifyEach)
     mlirOpPassManagerAddOwnedPass(pm, coopvecCreateVerifyPass());
@@ -121,8 +180,9 @@ static bool checkAnchor(PipelineParser *parser, size_t nameStart,
                         MlirStringRef name) {
   const CoopvecPassDef *def = coopvecLookupPassDef(name);
   size_t length = strlen(def->anchor);
-  if (!length || mlirStringRefEqual(parser->anchor,
-                                    mlirStringRefCreateFromCString("any")) ||
+  if (!length ||
+      mlirStringRefEqual(parser->anchor,
+                         mlirStringRefCreateFromCString("any")) ||
       mlirStringRefEqual(parser->anchor,
                          mlirStringRefCreateFromCString(def->anchor)))
     return true;
@@ -163,6 +223,7 @@ static void addPass(PipelineParser *parser, MlirOpPassManager pm,
                    : nameStart + name.length;
   MlirStringRef element =
       mlirStringRefCreate(parser->text + nameStart, end - nameStart);
+  const char *problem;
   if (mlirLogicalResultIsFailure(mlirOpPassManagerAddPipeline(
           pm, element, coopvecBufferCallback, &error))) {
     CoopvecBuffer message = {0};
@@ -176,6 +237,13 @@ static void addPass(PipelineParser *parser, MlirOpPassManager pm,
                            (int)(end - nameStart), parser->text + nameStart,
                            coopvecBufferStr(&error));
     joinLines(&message);
+    reportAt(parser, nameStart, coopvecBufferStr(&message));
+    coopvecBufferFree(&message);
+  } else if ((problem = checkUpstreamOptions(name, options))) {
+    CoopvecBuffer message = {0};
+    coopvecBufferAppendf(&message, "invalid pass element '%.*s': %s",
+                         (int)(end - nameStart), parser->text + nameStart,
+                         problem);
     reportAt(parser, nameStart, coopvecBufferStr(&message));
     coopvecBufferFree(&message);
   } else {
@@ -344,7 +412,7 @@ MlirLogicalResult coopvecParsePassPipeline(MlirOpPassManager passManager,
                                            bool verifyEach,
                                            MlirStringCallback errorCallback,
                                            void *userData) {
-  PipelineParser parser = {pipeline.data, pipeline.length, 0,    verifyEach,
+  PipelineParser parser = {pipeline.data, pipeline.length, 0,     verifyEach,
                            errorCallback, userData,        false, 0,
                            {NULL, 0}};
   CoopvecBuffer anchor = {0};

@@ -9,6 +9,7 @@
 
 extern const char *const coopvecNVPTX_cpus[];
 extern const char *const coopvecNVPTX_features[];
+extern const int coopvecNVPTX_cpu_min_ptx[];
 
 static bool listContains(const char *const *names, const char *name,
                          size_t length) {
@@ -68,6 +69,67 @@ bool coopvecNVPTXCheckFeatures(const char *features, CoopvecBuffer *error) {
     p += length + (p[length] == ',');
   }
   return true;
+}
+
+/// The oldest PTX version (78 for 7.8) LLVM accepts for the processor
+/// `name`, or 0 if LLVM knows no such processor.
+static int minPTXVersion(const char *name, size_t length) {
+  for (size_t i = 0; coopvecNVPTX_cpus[i]; ++i)
+    if (strlen(coopvecNVPTX_cpus[i]) == length &&
+        strncmp(coopvecNVPTX_cpus[i], name, length) == 0)
+      return coopvecNVPTX_cpu_min_ptx[i];
+  return 0;
+}
+
+enum { MAX_PTX_FEATURE = 1000, MAX_PROCESSOR_FEATURES = 256 };
+
+bool coopvecNVPTXCheckPTXVersion(const char *chip, const char *features,
+                                 CoopvecBuffer *error) {
+  // LLVM takes the PTX version and the processor from the features that
+  // end up enabled (in order: "+ptx40,-ptx40" enables none), the highest of
+  // each; an explicit PTX version older than the processor's oldest makes
+  // it exit the process. Processor features (+sm_100) raise the minimum.
+  bool ptx[MAX_PTX_FEATURE] = {false};
+  bool processor[MAX_PROCESSOR_FEATURES] = {false};
+  for (const char *p = features; *p;) {
+    size_t length = strcspn(p, ",");
+    if (length > 1 && (p[0] == '+' || p[0] == '-')) {
+      bool on = p[0] == '+';
+      const char *name = p + 1;
+      size_t nameLength = length - 1;
+      if (nameLength > 3 && nameLength <= 6 && strncmp(name, "ptx", 3) == 0 &&
+          strspn(name + 3, "0123456789") == nameLength - 3)
+        ptx[atoi(name + 3)] = on;
+      for (size_t i = 0; i < MAX_PROCESSOR_FEATURES && coopvecNVPTX_cpus[i];
+           ++i)
+        if (strlen(coopvecNVPTX_cpus[i]) == nameLength &&
+            strncmp(coopvecNVPTX_cpus[i], name, nameLength) == 0)
+          processor[i] = on;
+    }
+    p += length + (p[length] == ',');
+  }
+  int requested = 0;
+  for (int v = 0; v < MAX_PTX_FEATURE; ++v)
+    if (ptx[v])
+      requested = v;
+  if (!requested)
+    return true; // LLVM picks the processor's own version
+  int required = minPTXVersion(chip, strlen(chip));
+  const char *requiredBy = chip;
+  for (size_t i = 0; i < MAX_PROCESSOR_FEATURES && coopvecNVPTX_cpus[i]; ++i)
+    if (processor[i] && coopvecNVPTX_cpu_min_ptx[i] > required) {
+      required = coopvecNVPTX_cpu_min_ptx[i];
+      requiredBy = coopvecNVPTX_cpus[i];
+    }
+  if (requested >= required)
+    return true;
+  coopvecBufferAppendf(error,
+                       "features '%s' ask for PTX %d.%d, but %s needs PTX "
+                       "%d.%d or newer (leave the +ptx feature out for the "
+                       "default, or raise it)",
+                       features, requested / 10, requested % 10, requiredBy,
+                       required / 10, required % 10);
+  return false;
 }
 
 /// Copies the quoted value after `key = "` in `text` to `out`; leaves `out`

@@ -45,4 +45,10 @@ bool coopvecNVPTXChipForDevice(int smVersion, char *chip, size_t size);
 /// appending the reason to `error`.
 bool coopvecNVPTXCheckFeatures(const char *features, CoopvecBuffer *error);
 
+/// Checks that an explicit PTX version in `features` (+ptx40) is one LLVM
+/// accepts for `chip` (and any +sm_* processor feature): an older one makes
+/// LLVM exit the process. On failure, appends an error to `error`.
+bool coopvecNVPTXCheckPTXVersion(const char *chip, const char *features,
+                                 CoopvecBuffer *error);
+
 #endif // COOPVEC_LIB_TARGET_NVPTXTARGET_H

@@ -89,8 +89,8 @@ static bool checkTarget(MlirOperation gpuModule, CoopvecNVVMTarget *target) {
                          "targets %s; %s needs sm_70 or newer "
                          "(warp-synchronous shuffles, tensor cores)",
                          target->chip, passName);
-  else
-    coopvecNVPTXCheckFeatures(target->features, &error);
+  else if (coopvecNVPTXCheckFeatures(target->features, &error))
+    coopvecNVPTXCheckPTXVersion(target->chip, target->features, &error);
   bool ok = error.size == 0;
   if (!ok)
     coopvecEmitOpError(gpuModule, "%s", coopvecBufferStr(&error));
