@@ -1,0 +1,267 @@
+// --target=vulkan against SPIR-V written by hand (upstream
+// convert-gpu-to-spirv of two small gpu.func kernels, the spirv.module
+// moved into its gpu.module), so the backend is tested independently of
+// coopvec-lower-to-spirv: the engine serializes the gpu.module
+// (gpu-module-to-binary), reads the SPIR-V (entry points, LocalSize,
+// `<f>_kernel_arg_<i>` storage buffers), binds %n and the scalars as
+// one-element buffers (index as i32), and dispatches ceil(n / B)
+// workgroups. test/Integration/Vulkan/vulkan.test runs the lowering.
+
+// RUN: split-file %s %t
+
+// Without a loader, or a driver, or the device asked for: one line, exit 1.
+// RUN: env COOPVEC_LIBVULKAN=%t/none/libvulkan.so.1 not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NOLOADER
+// NOLOADER: coopvec-run: error: Vulkan: cannot load {{.*}}/none/libvulkan.so.1 (no Vulkan loader): {{.*}}cannot open shared object file
+// RUN: env COOPVEC_LIBVULKAN=%t/none/libvulkan.so.1 not coopvec-run --list-devices 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NOLOADER
+// The CPU has no devices to choose.
+// RUN: not coopvec-run %t/source.mlir --entry=scale --random --device=1 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=CPUDEVICE
+// CPUDEVICE: coopvec-run: error: --device is an option of the cuda and vulkan targets, not of 'cpu'
+// RUN: not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --device=-1 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NEGATIVE
+// NEGATIVE: coopvec-run: error: invalid value in '--device=-1'
+// RUN: not coopvec-run --list-devices --target=cpu 2>&1 | FileCheck %s --check-prefix=CPULIST
+// CPULIST: coopvec-run: error: cpu: device listing is implemented for the vulkan target only
+
+// RUN: %if vulkan %{ env VK_ICD_FILENAMES=%t/none.json not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --lowered=%t/scale.lowered.mlir --pipeline= 2>&1 | FileCheck %s --check-prefix=NODRIVER %}
+// NODRIVER: coopvec-run: error: Vulkan: no device: vkCreateInstance failed: VK_ERROR_INCOMPATIBLE_DRIVER (no Vulkan driver is installed, or VK_ICD_FILENAMES names none)
+// RUN: %if vulkan %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --device=99 --lowered=%t/scale.lowered.mlir --pipeline= 2>&1 | FileCheck %s --check-prefix=DEVICE99 %}
+// DEVICE99: coopvec-run: error: Vulkan: no device 99: there {{is|are}} {{[0-9]+}} (0 to {{[0-9]+}}; coopvec-run --list-devices lists them)
+// RUN: %if vulkan %{ coopvec-run --list-devices | FileCheck %s --check-prefix=LIST %}
+// LIST: 0: {{.+}} ({{.+}}, Vulkan {{1\.[2-9]}}, subgroup size {{[0-9]+}}, {{.*}}): mode={{portable|cooperative-matrix}}
+
+// 1000 threads in workgroups of 64 (16 of them, the last partial), checked
+// against the interpreter; the device's timestamps time the kernel.
+// RUN: %if vulkan %{ coopvec-run %t/source.mlir --entry=scale --batch=1000 --random --seed=5 --target=vulkan --lowered=%t/scale.lowered.mlir --pipeline= --check --time 2>&1 | FileCheck %s --check-prefix=SCALE %}
+// SCALE-DAG: result 0: max abs error 0, {{.*}}: PASS
+// SCALE-DAG: coopvec-run: kernel {{[0-9.]+}} ms ({{[0-9.]+}} ns per thread) by the device's timestamps
+// An index scalar, passed in the kernel's 32 bits, and a memref argument.
+// RUN: %if vulkan %{ coopvec-run %t/source.mlir --entry=pick --batch=40 --random --memref-size=0:10 --target=vulkan --lowered=%t/scale.lowered.mlir --pipeline= --check | FileCheck %s --check-prefix=PICK %}
+// PICK: result 0: max abs error 0, {{.*}}: PASS
+
+// A cooperative-matrix module is refused before the driver sees it on a
+// device without VK_KHR_cooperative_matrix (lavapipe would fail or crash).
+// RUN: %if vulkan && !vulkan-cooperative-matrix %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --lowered=%t/coopmat.lowered.mlir --pipeline= 2>&1 | FileCheck %s --check-prefix=COOPMAT %}
+// COOPMAT: coopvec-run: error: Vulkan: the kernels need SPIR-V capability CooperativeMatrixKHR (6022), which device 0 ({{.*}}) does not offer: it lacks the VK_KHR_cooperative_matrix extension (lower with coopvec-lower-to-spirv{mode=portable})
+
+// A pipeline that leaves no gpu.module is refused with a message.
+// RUN: %if vulkan %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --pipeline= 2>&1 | FileCheck %s --check-prefix=NOGPU %}
+// NOGPU: coopvec-run: error: Vulkan: the lowered module holds 0 gpu.module and 0 gpu.binary ops; the engine loads exactly one (lower with coopvec-lower-to-spirv)
+
+//--- source.mlir
+func.func @scale(%x: !coopvec.vec<1, f32>, %s: f32) -> !coopvec.vec<1, f32> {
+  %y = "coopvec.mul"(%x, %s) : (!coopvec.vec<1, f32>, f32) -> !coopvec.vec<1, f32>
+  return %y : !coopvec.vec<1, f32>
+}
+func.func @pick(%w: memref<?xf32>, %k: index) -> !coopvec.vec<1, f32> {
+  %y = "coopvec.load"(%w, %k) : (memref<?xf32>, index) -> !coopvec.vec<1, f32>
+  return %y : !coopvec.vec<1, f32>
+}
+
+//--- scale.lowered.mlir
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>] {
+    spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.0, [Shader, Matrix], [SPV_KHR_storage_buffer_storage_class]> attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>} {
+      spirv.GlobalVariable @__builtin__LocalInvocationId__ built_in("LocalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
+      spirv.GlobalVariable @__builtin__WorkgroupId__ built_in("WorkgroupId") : !spirv.ptr<vector<3xi32>, Input>
+      spirv.GlobalVariable @scale_kernel_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @scale_kernel_arg_1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @scale_kernel_arg_2 bind(0, 2) : !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @scale_kernel_arg_3 bind(0, 3) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.func @scale_kernel() "None" attributes {workgroup_attributions = 0 : i64} {
+        %scale_kernel_arg_0_addr = spirv.mlir.addressof @scale_kernel_arg_0 : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+        %cst0_i32 = spirv.Constant 0 : i32
+        %0 = spirv.AccessChain %scale_kernel_arg_0_addr[%cst0_i32] : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+        %1 = spirv.Load "StorageBuffer" %0 : i32
+        %scale_kernel_arg_1_addr = spirv.mlir.addressof @scale_kernel_arg_1 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %scale_kernel_arg_2_addr = spirv.mlir.addressof @scale_kernel_arg_2 : !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>
+        %cst0_i32_0 = spirv.Constant 0 : i32
+        %2 = spirv.AccessChain %scale_kernel_arg_2_addr[%cst0_i32_0] : !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<f32, StorageBuffer>
+        %3 = spirv.Load "StorageBuffer" %2 : f32
+        %scale_kernel_arg_3_addr = spirv.mlir.addressof @scale_kernel_arg_3 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %__builtin__WorkgroupId___addr = spirv.mlir.addressof @__builtin__WorkgroupId__ : !spirv.ptr<vector<3xi32>, Input>
+        %4 = spirv.Load "Input" %__builtin__WorkgroupId___addr : vector<3xi32>
+        %5 = spirv.CompositeExtract %4[0 : i32] : vector<3xi32>
+        %__builtin__LocalInvocationId___addr = spirv.mlir.addressof @__builtin__LocalInvocationId__ : !spirv.ptr<vector<3xi32>, Input>
+        %6 = spirv.Load "Input" %__builtin__LocalInvocationId___addr : vector<3xi32>
+        %7 = spirv.CompositeExtract %6[0 : i32] : vector<3xi32>
+        %cst64_i32 = spirv.Constant 64 : i32
+        %8 = spirv.IMul %5, %cst64_i32 : i32
+        %9 = spirv.IAdd %8, %7 : i32
+        %10 = spirv.ULessThan %9, %1 : i32
+        spirv.mlir.selection {
+          spirv.BranchConditional %10, ^bb1, ^bb2
+        ^bb1:  // pred: ^bb0
+          %cst0_i32_1 = spirv.Constant 0 : i32
+          %cst0_i32_2 = spirv.Constant 0 : i32
+          %cst1_i32 = spirv.Constant 1 : i32
+          %11 = spirv.AccessChain %scale_kernel_arg_1_addr[%cst0_i32_1, %9] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          %12 = spirv.Load "StorageBuffer" %11 : f32
+          %13 = spirv.FMul %12, %3 : f32
+          %cst0_i32_3 = spirv.Constant 0 : i32
+          %cst0_i32_4 = spirv.Constant 0 : i32
+          %cst1_i32_5 = spirv.Constant 1 : i32
+          %14 = spirv.AccessChain %scale_kernel_arg_3_addr[%cst0_i32_3, %9] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          spirv.Store "StorageBuffer" %14, %13 : f32
+          spirv.Branch ^bb2
+        ^bb2:  // 2 preds: ^bb0, ^bb1
+          spirv.mlir.merge
+        }
+        spirv.Return
+      }
+      spirv.GlobalVariable @pick_kernel_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @pick_kernel_arg_1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @pick_kernel_arg_2 bind(0, 2) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @pick_kernel_arg_3 bind(0, 3) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.func @pick_kernel() "None" attributes {workgroup_attributions = 0 : i64} {
+        %pick_kernel_arg_0_addr = spirv.mlir.addressof @pick_kernel_arg_0 : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+        %cst0_i32 = spirv.Constant 0 : i32
+        %0 = spirv.AccessChain %pick_kernel_arg_0_addr[%cst0_i32] : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+        %1 = spirv.Load "StorageBuffer" %0 : i32
+        %pick_kernel_arg_1_addr = spirv.mlir.addressof @pick_kernel_arg_1 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %pick_kernel_arg_2_addr = spirv.mlir.addressof @pick_kernel_arg_2 : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+        %cst0_i32_0 = spirv.Constant 0 : i32
+        %2 = spirv.AccessChain %pick_kernel_arg_2_addr[%cst0_i32_0] : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+        %3 = spirv.Load "StorageBuffer" %2 : i32
+        %pick_kernel_arg_3_addr = spirv.mlir.addressof @pick_kernel_arg_3 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %__builtin__WorkgroupId___addr = spirv.mlir.addressof @__builtin__WorkgroupId__ : !spirv.ptr<vector<3xi32>, Input>
+        %4 = spirv.Load "Input" %__builtin__WorkgroupId___addr : vector<3xi32>
+        %5 = spirv.CompositeExtract %4[0 : i32] : vector<3xi32>
+        %__builtin__LocalInvocationId___addr = spirv.mlir.addressof @__builtin__LocalInvocationId__ : !spirv.ptr<vector<3xi32>, Input>
+        %6 = spirv.Load "Input" %__builtin__LocalInvocationId___addr : vector<3xi32>
+        %7 = spirv.CompositeExtract %6[0 : i32] : vector<3xi32>
+        %cst32_i32 = spirv.Constant 32 : i32
+        %8 = spirv.IMul %5, %cst32_i32 : i32
+        %9 = spirv.IAdd %8, %7 : i32
+        %10 = spirv.ULessThan %9, %1 : i32
+        spirv.mlir.selection {
+          spirv.BranchConditional %10, ^bb1, ^bb2
+        ^bb1:  // pred: ^bb0
+          %cst0_i32_1 = spirv.Constant 0 : i32
+          %cst0_i32_2 = spirv.Constant 0 : i32
+          %cst1_i32 = spirv.Constant 1 : i32
+          %11 = spirv.AccessChain %pick_kernel_arg_1_addr[%cst0_i32_1, %3] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          %12 = spirv.Load "StorageBuffer" %11 : f32
+          %cst0_i32_3 = spirv.Constant 0 : i32
+          %cst0_i32_4 = spirv.Constant 0 : i32
+          %cst1_i32_5 = spirv.Constant 1 : i32
+          %13 = spirv.AccessChain %pick_kernel_arg_3_addr[%cst0_i32_3, %9] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          spirv.Store "StorageBuffer" %13, %12 : f32
+          spirv.Branch ^bb2
+        ^bb2:  // 2 preds: ^bb0, ^bb1
+          spirv.mlir.merge
+        }
+        spirv.Return
+      }
+      spirv.EntryPoint "GLCompute" @scale_kernel, @__builtin__WorkgroupId__, @__builtin__LocalInvocationId__
+      spirv.ExecutionMode @scale_kernel "LocalSize", 64, 1, 1
+      spirv.EntryPoint "GLCompute" @pick_kernel, @__builtin__WorkgroupId__, @__builtin__LocalInvocationId__
+      spirv.ExecutionMode @pick_kernel "LocalSize", 32, 1, 1
+    }
+  }
+}
+
+//--- coopmat.lowered.mlir
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>] {
+    spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.3, [Shader, Matrix, CooperativeMatrixKHR], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_cooperative_matrix]> attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>} {
+      spirv.GlobalVariable @__builtin__LocalInvocationId__ built_in("LocalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
+      spirv.GlobalVariable @__builtin__WorkgroupId__ built_in("WorkgroupId") : !spirv.ptr<vector<3xi32>, Input>
+      spirv.GlobalVariable @scale_kernel_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @scale_kernel_arg_1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @scale_kernel_arg_2 bind(0, 2) : !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @scale_kernel_arg_3 bind(0, 3) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.func @scale_kernel() "None" attributes {workgroup_attributions = 0 : i64} {
+        %scale_kernel_arg_0_addr = spirv.mlir.addressof @scale_kernel_arg_0 : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+        %cst0_i32 = spirv.Constant 0 : i32
+        %0 = spirv.AccessChain %scale_kernel_arg_0_addr[%cst0_i32] : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+        %1 = spirv.Load "StorageBuffer" %0 : i32
+        %scale_kernel_arg_1_addr = spirv.mlir.addressof @scale_kernel_arg_1 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %scale_kernel_arg_2_addr = spirv.mlir.addressof @scale_kernel_arg_2 : !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>
+        %cst0_i32_0 = spirv.Constant 0 : i32
+        %2 = spirv.AccessChain %scale_kernel_arg_2_addr[%cst0_i32_0] : !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<f32, StorageBuffer>
+        %3 = spirv.Load "StorageBuffer" %2 : f32
+        %scale_kernel_arg_3_addr = spirv.mlir.addressof @scale_kernel_arg_3 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %__builtin__WorkgroupId___addr = spirv.mlir.addressof @__builtin__WorkgroupId__ : !spirv.ptr<vector<3xi32>, Input>
+        %4 = spirv.Load "Input" %__builtin__WorkgroupId___addr : vector<3xi32>
+        %5 = spirv.CompositeExtract %4[0 : i32] : vector<3xi32>
+        %__builtin__LocalInvocationId___addr = spirv.mlir.addressof @__builtin__LocalInvocationId__ : !spirv.ptr<vector<3xi32>, Input>
+        %6 = spirv.Load "Input" %__builtin__LocalInvocationId___addr : vector<3xi32>
+        %7 = spirv.CompositeExtract %6[0 : i32] : vector<3xi32>
+        %cst64_i32 = spirv.Constant 64 : i32
+        %8 = spirv.IMul %5, %cst64_i32 : i32
+        %9 = spirv.IAdd %8, %7 : i32
+        %10 = spirv.ULessThan %9, %1 : i32
+        spirv.mlir.selection {
+          spirv.BranchConditional %10, ^bb1, ^bb2
+        ^bb1:  // pred: ^bb0
+          %cst0_i32_1 = spirv.Constant 0 : i32
+          %cst0_i32_2 = spirv.Constant 0 : i32
+          %cst1_i32 = spirv.Constant 1 : i32
+          %11 = spirv.AccessChain %scale_kernel_arg_1_addr[%cst0_i32_1, %9] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          %12 = spirv.Load "StorageBuffer" %11 : f32
+          %13 = spirv.FMul %12, %3 : f32
+          %cst0_i32_3 = spirv.Constant 0 : i32
+          %cst0_i32_4 = spirv.Constant 0 : i32
+          %cst1_i32_5 = spirv.Constant 1 : i32
+          %14 = spirv.AccessChain %scale_kernel_arg_3_addr[%cst0_i32_3, %9] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          spirv.Store "StorageBuffer" %14, %13 : f32
+          spirv.Branch ^bb2
+        ^bb2:  // 2 preds: ^bb0, ^bb1
+          spirv.mlir.merge
+        }
+        spirv.Return
+      }
+      spirv.GlobalVariable @pick_kernel_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @pick_kernel_arg_1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @pick_kernel_arg_2 bind(0, 2) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @pick_kernel_arg_3 bind(0, 3) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.func @pick_kernel() "None" attributes {workgroup_attributions = 0 : i64} {
+        %pick_kernel_arg_0_addr = spirv.mlir.addressof @pick_kernel_arg_0 : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+        %cst0_i32 = spirv.Constant 0 : i32
+        %0 = spirv.AccessChain %pick_kernel_arg_0_addr[%cst0_i32] : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+        %1 = spirv.Load "StorageBuffer" %0 : i32
+        %pick_kernel_arg_1_addr = spirv.mlir.addressof @pick_kernel_arg_1 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %pick_kernel_arg_2_addr = spirv.mlir.addressof @pick_kernel_arg_2 : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+        %cst0_i32_0 = spirv.Constant 0 : i32
+        %2 = spirv.AccessChain %pick_kernel_arg_2_addr[%cst0_i32_0] : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+        %3 = spirv.Load "StorageBuffer" %2 : i32
+        %pick_kernel_arg_3_addr = spirv.mlir.addressof @pick_kernel_arg_3 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %__builtin__WorkgroupId___addr = spirv.mlir.addressof @__builtin__WorkgroupId__ : !spirv.ptr<vector<3xi32>, Input>
+        %4 = spirv.Load "Input" %__builtin__WorkgroupId___addr : vector<3xi32>
+        %5 = spirv.CompositeExtract %4[0 : i32] : vector<3xi32>
+        %__builtin__LocalInvocationId___addr = spirv.mlir.addressof @__builtin__LocalInvocationId__ : !spirv.ptr<vector<3xi32>, Input>
+        %6 = spirv.Load "Input" %__builtin__LocalInvocationId___addr : vector<3xi32>
+        %7 = spirv.CompositeExtract %6[0 : i32] : vector<3xi32>
+        %cst32_i32 = spirv.Constant 32 : i32
+        %8 = spirv.IMul %5, %cst32_i32 : i32
+        %9 = spirv.IAdd %8, %7 : i32
+        %10 = spirv.ULessThan %9, %1 : i32
+        spirv.mlir.selection {
+          spirv.BranchConditional %10, ^bb1, ^bb2
+        ^bb1:  // pred: ^bb0
+          %cst0_i32_1 = spirv.Constant 0 : i32
+          %cst0_i32_2 = spirv.Constant 0 : i32
+          %cst1_i32 = spirv.Constant 1 : i32
+          %11 = spirv.AccessChain %pick_kernel_arg_1_addr[%cst0_i32_1, %3] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          %12 = spirv.Load "StorageBuffer" %11 : f32
+          %cst0_i32_3 = spirv.Constant 0 : i32
+          %cst0_i32_4 = spirv.Constant 0 : i32
+          %cst1_i32_5 = spirv.Constant 1 : i32
+          %13 = spirv.AccessChain %pick_kernel_arg_3_addr[%cst0_i32_3, %9] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          spirv.Store "StorageBuffer" %13, %12 : f32
+          spirv.Branch ^bb2
+        ^bb2:  // 2 preds: ^bb0, ^bb1
+          spirv.mlir.merge
+        }
+        spirv.Return
+      }
+      spirv.EntryPoint "GLCompute" @scale_kernel, @__builtin__WorkgroupId__, @__builtin__LocalInvocationId__
+      spirv.ExecutionMode @scale_kernel "LocalSize", 64, 1, 1
+      spirv.EntryPoint "GLCompute" @pick_kernel, @__builtin__WorkgroupId__, @__builtin__LocalInvocationId__
+      spirv.ExecutionMode @pick_kernel "LocalSize", 32, 1, 1
+    }
+  }
+}
