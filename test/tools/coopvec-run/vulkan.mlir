@@ -37,6 +37,10 @@
 // RUN: %if vulkan %{ coopvec-run %t/source.mlir --entry=scale --batch=1000 --random --seed=5 --target=vulkan --lowered=%t/scale.lowered.mlir --pipeline= --check --time 2>&1 | FileCheck %s --check-prefix=SCALE %}
 // SCALE-DAG: result 0: max abs error 0, {{.*}}: PASS
 // SCALE-DAG: coopvec-run: kernel {{[0-9.]+}} ms ({{[0-9.]+}} ns per thread) by the device's timestamps
+// 4200000 threads need 65625 workgroups, beyond the 65535 of one dispatch
+// on most devices: vkCmdDispatchBase continues where the last one stopped.
+// RUN: %if vulkan %{ coopvec-run %t/source.mlir --entry=scale --batch=4200000 --random --target=vulkan --lowered=%t/scale.lowered.mlir --pipeline= --check | FileCheck %s --check-prefix=LARGE %}
+// LARGE: result 0: max abs error 0, {{.*}}: PASS
 // An index scalar, passed in the kernel's 32 bits, and a memref argument.
 // RUN: %if vulkan %{ coopvec-run %t/source.mlir --entry=pick --batch=40 --random --memref-size=0:10 --target=vulkan --lowered=%t/scale.lowered.mlir --pipeline= --check | FileCheck %s --check-prefix=PICK %}
 // PICK: result 0: max abs error 0, {{.*}}: PASS
