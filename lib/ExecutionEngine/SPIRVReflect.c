@@ -17,9 +17,10 @@ enum {
   kMagic = 0x07230203,
   kHeaderWords = 5,
   kMaxBound = 1 << 22, // ids; far above what any kernel has
-  kStorageBuffer = 12, // StorageClass
-  kLocalSize = 17,     // ExecutionMode
-  kBinding = 33,       // Decoration
+  kWorkgroup = 4,      // StorageClass
+  kStorageBuffer = 12,
+  kLocalSize = 17, // ExecutionMode
+  kBinding = 33,   // Decoration
   kDescriptorSet = 34,
 };
 
@@ -31,10 +32,12 @@ enum {
   OpCapability = 17,
   OpTypeInt = 21,
   OpTypeFloat = 22,
+  OpTypeVector = 23,
   OpTypeArray = 28,
   OpTypeRuntimeArray = 29,
   OpTypeStruct = 30,
   OpTypePointer = 32,
+  OpConstant = 43,
   OpVariable = 59,
   OpDecorate = 71,
 };
@@ -43,6 +46,7 @@ enum {
 /// listed per opcode in record().
 typedef struct IdInfo {
   uint32_t opcode, a, b;
+  size_t at;        // the defining instruction
   const char *name; // points into the words
   int64_t binding, set;
 } IdInfo;
@@ -200,36 +204,80 @@ static void recordDecoration(Reader *reader, size_t at, uint32_t length) {
     reader->ids[id].set = reader->words[at + 3];
 }
 
-/// Records types, variables, names and decorations by id.
+/// Sets what result id `id` is; its name and decorations stay.
+static void define(Reader *reader, uint32_t id, uint32_t opcode, uint32_t a,
+                   uint32_t b, size_t at) {
+  IdInfo *info = &reader->ids[id];
+  info->opcode = opcode;
+  info->a = a;
+  info->b = b;
+  info->at = at;
+}
+
+/// Records types, constants, variables, names and decorations by id.
 static bool record(Reader *reader, uint32_t opcode, size_t at,
                    uint32_t length) {
   const uint32_t *w = &reader->words[at];
+  bool typeLike = opcode == OpTypeInt || opcode == OpTypeFloat ||
+                  opcode == OpTypeVector || opcode == OpTypeArray ||
+                  opcode == OpTypeRuntimeArray;
   if (opcode == OpName && length >= 3 && validId(reader, w[1]))
     reader->ids[w[1]].name = literal(reader, at, length, 2);
   else if (opcode == OpDecorate)
     recordDecoration(reader, at, length);
-  else if ((opcode == OpTypeInt || opcode == OpTypeFloat ||
-            opcode == OpTypeRuntimeArray || opcode == OpTypeArray) &&
-           length >= 3 && validId(reader, w[1]))
-    reader->ids[w[1]] = (IdInfo){opcode,
-                                 w[2],
-                                 0,
-                                 reader->ids[w[1]].name,
-                                 reader->ids[w[1]].binding,
-                                 reader->ids[w[1]].set};
-  else if (opcode == OpTypeStruct && length >= 2 && validId(reader, w[1])) {
-    reader->ids[w[1]].opcode = opcode;
-    reader->ids[w[1]].a = length == 3 ? w[2] : 0; // the one member
-  } else if (opcode == OpTypePointer && length == 4 && validId(reader, w[1])) {
-    reader->ids[w[1]].opcode = opcode;
-    reader->ids[w[1]].a = w[2];
-    reader->ids[w[1]].b = w[3];
-  } else if (opcode == OpVariable && length >= 4 && validId(reader, w[2])) {
-    reader->ids[w[2]].opcode = opcode;
-    reader->ids[w[2]].a = w[1];
-    reader->ids[w[2]].b = w[3];
-  }
+  else if (typeLike && length >= 3 && validId(reader, w[1]))
+    define(reader, w[1], opcode, w[2], 0, at);
+  else if (opcode == OpTypeStruct && length >= 2 && validId(reader, w[1]))
+    define(reader, w[1], opcode, length == 3 ? w[2] : 0, 0, at);
+  else if (opcode == OpTypePointer && length == 4 && validId(reader, w[1]))
+    define(reader, w[1], opcode, w[2], w[3], at);
+  else if ((opcode == OpVariable || opcode == OpConstant) && length >= 4 &&
+           validId(reader, w[2]))
+    define(reader, w[2], opcode, w[1], w[3], at);
   return recordModule(reader, opcode, at, length);
+}
+
+/// Bytes of a type (tightly packed, as workgroup memory is counted); 0 for
+/// what has no fixed size.
+static uint64_t sizeOf(const Reader *reader, uint32_t type, int depth) {
+  if (!validId(reader, type) || depth > 16)
+    return 0;
+  const IdInfo *info = &reader->ids[type];
+  const uint32_t *w = &reader->words[info->at];
+  uint32_t length = w[0] >> 16;
+  switch (info->opcode) {
+  case OpTypeInt:
+  case OpTypeFloat:
+    return w[2] / 8;
+  case OpTypeVector:
+    return (uint64_t)w[3] * sizeOf(reader, w[2], depth + 1);
+  case OpTypeArray: {
+    const IdInfo *count = validId(reader, w[3]) ? &reader->ids[w[3]] : NULL;
+    if (!count || count->opcode != OpConstant)
+      return 0;
+    return (uint64_t)count->b * sizeOf(reader, w[2], depth + 1);
+  }
+  case OpTypeStruct: {
+    uint64_t total = 0;
+    for (uint32_t i = 2; i < length; ++i)
+      total += sizeOf(reader, w[i], depth + 1);
+    return total;
+  }
+  default:
+    return 0;
+  }
+}
+
+/// The bytes of every Workgroup variable of the module.
+static void countWorkgroupMemory(Reader *reader) {
+  for (uint32_t id = 1; id < reader->bound; ++id) {
+    const IdInfo *info = &reader->ids[id];
+    if (info->opcode != OpVariable || info->b != kWorkgroup ||
+        !validId(reader, info->a) ||
+        reader->ids[info->a].opcode != OpTypePointer)
+      continue;
+    reader->module->workgroupBytes += sizeOf(reader, reader->ids[info->a].b, 0);
+  }
 }
 
 static bool scan(Reader *reader) {
@@ -341,6 +389,8 @@ bool coopvecSPIRVModuleRead(const uint32_t *words, size_t numWords,
   for (uint32_t id = 0; id < reader.bound; ++id)
     reader.ids[id].binding = reader.ids[id].set = -1;
   bool ok = scan(&reader) && resolveEntryPoints(&reader);
+  if (ok)
+    countWorkgroupMemory(&reader);
   free(reader.ids);
   if (!ok)
     coopvecSPIRVModuleFree(module);

@@ -49,6 +49,9 @@ typedef struct CoopvecSPIRVModule {
   int numExtensions;
   CoopvecSPIRVEntryPoint *entryPoints;
   int numEntryPoints;
+  /// Bytes of all Workgroup variables (SPIR-V 1.3 does not say which
+  /// entry point uses which, so a kernel is assumed to use them all).
+  uint64_t workgroupBytes;
 } CoopvecSPIRVModule;
 
 /// Reads `numWords` words of a SPIR-V binary (host byte order, as MLIR

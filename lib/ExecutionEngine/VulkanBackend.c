@@ -512,6 +512,14 @@ static CoopvecStatus checkModule(CoopvecEngine *engine,
                             "portable})"
                           : "");
   }
+  uint32_t shared =
+      state->device.properties.properties.limits.maxComputeSharedMemorySize;
+  if (module->workgroupBytes > shared)
+    return failWith(engine, CoopvecStatusCompileError,
+                    "the kernels need %llu bytes of workgroup memory; "
+                    "device %d (%s) has %u (lower with a smaller block-size)",
+                    (unsigned long long)module->workgroupBytes,
+                    state->deviceIndex, device, shared);
   for (int i = 0; i < module->numExtensions; ++i) {
     const char *missing =
         missingExtension(&state->device, module->extensions[i]);
