@@ -5,13 +5,23 @@
 // library is never dlclose'd once an instance was created: drivers may
 // keep threads and atexit handlers in their code (as the NVIDIA driver
 // does), and dlopen counts references, so loading it again per engine is
-// cheap. A library that fails before that is closed at once.
+// cheap. A library that fails before an instance exists is closed at once.
+//
+// In AddressSanitizer builds the drivers the loader opens for an instance
+// stay loaded too (RTLD_NODELETE): memory a driver keeps in its globals
+// looks leaked to LeakSanitizer once its library is unmapped (lavapipe's
+// 128 bytes). Not in other builds: there, glibc's bookkeeping of objects
+// that are never unloaded looks leaked to valgrind instead.
 //
 //===----------------------------------------------------------------------===//
+
+// dl_iterate_phdr and RTLD_NODELETE are GNU extensions.
+#define _GNU_SOURCE
 
 #include "ExecutionEngine/VulkanLoader.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +96,80 @@ static bool openLibrary(CoopvecVulkanAPI *api, CoopvecBuffer *error) {
   return false;
 }
 
+#if defined(__SANITIZE_ADDRESS__)
+#define COOPVEC_PIN_DRIVERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define COOPVEC_PIN_DRIVERS 1
+#endif
+#endif
+
+#ifdef COOPVEC_PIN_DRIVERS
+/// The names of the loaded shared objects, to tell which ones an instance
+/// brought in.
+typedef struct Loaded {
+  char **names;
+  size_t count;
+  bool failed;
+} Loaded;
+
+static int addLoaded(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  Loaded *loaded = data;
+  if (!info->dlpi_name || !*info->dlpi_name || loaded->failed)
+    return 0;
+  char **grown = realloc(loaded->names, (loaded->count + 1) * sizeof(char *));
+  char *name = grown ? malloc(strlen(info->dlpi_name) + 1) : NULL;
+  if (grown)
+    loaded->names = grown;
+  if (!name) {
+    loaded->failed = true;
+    return 0;
+  }
+  strcpy(name, info->dlpi_name);
+  loaded->names[loaded->count++] = name;
+  return 0;
+}
+
+static void freeLoaded(Loaded *loaded) {
+  for (size_t i = 0; i < loaded->count; ++i)
+    free(loaded->names[i]);
+  free(loaded->names);
+}
+
+/// Keeps every shared object loaded since `before` for the process.
+static void pinNewObjects(const Loaded *before) {
+  Loaded after = {0};
+  dl_iterate_phdr(addLoaded, &after);
+  for (size_t i = 0; i < after.count; ++i) {
+    bool old = false;
+    for (size_t k = 0; !old && k < before->count; ++k)
+      old = strcmp(after.names[i], before->names[k]) == 0;
+    // Only sets the flag: the object is loaded already.
+    if (!old)
+      dlopen(after.names[i], RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
+  }
+  freeLoaded(&after);
+}
+
+/// Creates the instance and keeps the drivers it loads.
+static VkResult createPinned(CoopvecVulkanAPI *api,
+                             const VkInstanceCreateInfo *info) {
+  Loaded before = {0};
+  dl_iterate_phdr(addLoaded, &before);
+  VkResult result = api->vkCreateInstance(info, NULL, &api->instance);
+  if (result == VK_SUCCESS && !before.failed)
+    pinNewObjects(&before);
+  freeLoaded(&before);
+  return result;
+}
+#else
+static VkResult createPinned(CoopvecVulkanAPI *api,
+                             const VkInstanceCreateInfo *info) {
+  return api->vkCreateInstance(info, NULL, &api->instance);
+}
+#endif
+
 static bool createInstance(CoopvecVulkanAPI *api, CoopvecBuffer *error) {
   uint32_t version = 0;
   api->vkEnumerateInstanceVersion(&version);
@@ -106,7 +190,7 @@ static bool createInstance(CoopvecVulkanAPI *api, CoopvecBuffer *error) {
                            .apiVersion = api->instanceVersion};
   VkInstanceCreateInfo info = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
                                .pApplicationInfo = &app};
-  VkResult result = api->vkCreateInstance(&info, NULL, &api->instance);
+  VkResult result = createPinned(api, &info);
   if (result == VK_SUCCESS)
     return true;
   api->instance = VK_NULL_HANDLE;
