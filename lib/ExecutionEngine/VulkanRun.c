@@ -370,8 +370,8 @@ static double kernelSeconds(Dispatch *dispatch) {
 
 static CoopvecStatus submit(Dispatch *dispatch) {
   const CoopvecVulkanAPI *api = &dispatch->state->api;
-  VkDescriptorSet set;
-  VkCommandBuffer commands;
+  VkDescriptorSet set = VK_NULL_HANDLE;
+  VkCommandBuffer commands = VK_NULL_HANDLE;
   CoopvecStatus status = bindSlots(dispatch, &set);
   if (!status)
     status = createCommands(dispatch, &commands);
@@ -470,10 +470,9 @@ CoopvecStatus coopvecVulkanRun(CoopvecFunction *function, int64_t batch,
                        .results = results,
                        .n = batch};
   dispatch.slots = calloc((size_t)kernel->numBindings + 1, sizeof(Slot));
-  CoopvecStatus status =
-      dispatch.slots ? CoopvecStatusSuccess
-                     : coopvecEngineFail(engine, CoopvecStatusOutOfMemory,
-                                         "out of memory");
+  if (!dispatch.slots)
+    return coopvecEngineFail(engine, CoopvecStatusOutOfMemory, "out of memory");
+  CoopvecStatus status = CoopvecStatusSuccess;
   for (int i = 0; !status && i < kernel->numBindings; ++i)
     status = upload(&dispatch, i);
   if (!status)
