@@ -60,6 +60,15 @@
 // RUN: %if vulkan %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --lowered=%t/shared.lowered.mlir --pipeline= 2>&1 | FileCheck %s --check-prefix=SHARED %}
 // SHARED: coopvec-run: error: Vulkan: the kernels need 4000064 bytes of workgroup memory; device 0 ({{.*}}) has {{[0-9]+}} (lower with a smaller block-size)
 
+// Objects that are not SPIR-V: too short, no magic number, an instruction
+// longer than the module.
+// RUN: %if vulkan %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --lowered=%t/short.lowered.mlir --pipeline= 2>&1 | FileCheck %s --check-prefix=SHORT %}
+// SHORT: coopvec-run: error: Vulkan: the gpu.binary's object (9 bytes) is not SPIR-V
+// RUN: %if vulkan %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --lowered=%t/magic.lowered.mlir --pipeline= 2>&1 | FileCheck %s --check-prefix=MAGIC %}
+// MAGIC: coopvec-run: error: Vulkan: malformed SPIR-V at word 0: not a SPIR-V module (no magic number)
+// RUN: %if vulkan %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --lowered=%t/truncated.lowered.mlir --pipeline= 2>&1 | FileCheck %s --check-prefix=TRUNCATED %}
+// TRUNCATED: coopvec-run: error: Vulkan: malformed SPIR-V at word 5: an instruction runs past the end
+
 // A pipeline that leaves no gpu.module is refused with a message.
 // RUN: %if vulkan %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --pipeline= 2>&1 | FileCheck %s --check-prefix=NOGPU %}
 // NOGPU: coopvec-run: error: Vulkan: the lowered module holds 0 gpu.module and 0 gpu.binary ops; the engine loads exactly one (lower with coopvec-lower-to-spirv)
@@ -382,4 +391,19 @@ module attributes {gpu.container_module} {
       spirv.ExecutionMode @pick_kernel "LocalSize", 32, 1, 1
     }
   }
+}
+
+//--- short.lowered.mlir
+module attributes {gpu.container_module} {
+  gpu.binary @coopvec_kernels [#gpu.object<#spirv.target_env<#spirv.vce<v1.3, [Shader], []>, #spirv.resource_limits<>>, bin = "not spirv">]
+}
+
+//--- magic.lowered.mlir
+module attributes {gpu.container_module} {
+  gpu.binary @coopvec_kernels [#gpu.object<#spirv.target_env<#spirv.vce<v1.3, [Shader], []>, #spirv.resource_limits<>>, bin = "\07\23\02\03\00\03\01\00\00\00\00\00\0A\00\00\00\00\00\00\00">]
+}
+
+//--- truncated.lowered.mlir
+module attributes {gpu.container_module} {
+  gpu.binary @coopvec_kernels [#gpu.object<#spirv.target_env<#spirv.vce<v1.3, [Shader], []>, #spirv.resource_limits<>>, bin = "\03\02\23\07\00\03\01\00\00\00\00\00\0A\00\00\00\00\00\00\00\11\00\64\00">]
 }
