@@ -70,7 +70,8 @@ except (OSError, subprocess.TimeoutExpired) as error:
     lit_config.note("CUDA: the probe did not run: %s" % error)
 # Vulkan (docs/testing.md). `vulkan`: the probe (test/vulkan/vulkan-probe.c,
 # independent of the library) found a device 0 with Vulkan 1.2;
-# `vulkan-cooperative-matrix`: that device has VK_KHR_cooperative_matrix.
+# `vulkan-cooperative-matrix`: that device has VK_KHR_cooperative_matrix;
+# `vulkan-llvmpipe`: it is lavapipe (tests of its limits).
 # lavapipe's subgroup size follows LP_NATIVE_VECTOR_WIDTH: 256 bits make it
 # 8 lanes on every machine. COOPVEC_LIBVULKAN (the backend's loader) and
 # VK_ICD_FILENAMES (the loader's drivers) pass through.
@@ -90,6 +91,8 @@ try:
         config.available_features.add("vulkan")
         if "VK_KHR_cooperative_matrix" in described:
             config.available_features.add("vulkan-cooperative-matrix")
+        if described.startswith("llvmpipe"):
+            config.available_features.add("vulkan-llvmpipe")
     lit_config.note("Vulkan: " + described)
 except (OSError, subprocess.TimeoutExpired) as error:
     lit_config.note("Vulkan: the probe did not run: %s" % error)

@@ -34,6 +34,9 @@
 #include <string.h>
 #include <time.h>
 
+/// The most workgroup memory coopvec-lower-to-spirv accepts to plan with.
+enum { kMaxWorkgroupMemory = 1 << 20 };
+
 static const char kSerializePipeline[] =
     "builtin.module(gpu-module-to-binary{format=bin})";
 
@@ -310,12 +313,16 @@ static CoopvecStatus lowerForDevice(CoopvecEngine *engine,
   const CoopvecVulkanDevice *device = &state->device;
   bool atomicFloat = device->hasAtomicFloat &&
                      device->atomicFloat.shaderBufferFloat32AtomicAdd;
-  char pipeline[256];
+  // The staging of cooperative-matrix matvecs fits the device's memory.
+  uint32_t shared =
+      device->properties.properties.limits.maxComputeSharedMemorySize;
+  char pipeline[320];
   snprintf(pipeline, sizeof(pipeline),
            "builtin.module(coopvec-lower-to-spirv{mode=%s binary=false "
-           "subgroup-size=%u atomic-float=%s})",
+           "subgroup-size=%u atomic-float=%s workgroup-memory=%u})",
            modeFor(device), device->subgroup.subgroupSize,
-           atomicFloat ? "true" : "false");
+           atomicFloat ? "true" : "false",
+           shared < kMaxWorkgroupMemory ? shared : kMaxWorkgroupMemory);
   return coopvecEngineLower(engine, module, pipeline);
 }
 
@@ -600,6 +607,19 @@ static CoopvecStatus checkEntryPoint(CoopvecEngine *engine,
                     "allows %u (lower with a smaller block-size)",
                     entry->name, size[0], state->deviceIndex,
                     limits->maxComputeWorkGroupInvocations);
+  // One storage buffer per argument and result: beyond the device's
+  // limits the descriptor set layout is invalid (lavapipe, which allows
+  // 32 per stage, crashes while running such a kernel).
+  uint32_t most = limits->maxPerStageDescriptorStorageBuffers <
+                          limits->maxDescriptorSetStorageBuffers
+                      ? limits->maxPerStageDescriptorStorageBuffers
+                      : limits->maxDescriptorSetStorageBuffers;
+  if ((uint32_t)entry->numBindings > most)
+    return failWith(engine, CoopvecStatusCompileError,
+                    "entry point %s binds %d storage buffers (one per "
+                    "argument, result and the batch size); device %d "
+                    "allows %u in a compute shader",
+                    entry->name, entry->numBindings, state->deviceIndex, most);
   for (int i = 0; i < entry->numBindings; ++i) {
     const CoopvecSPIRVBinding *binding = &entry->bindings[i];
     if (binding->set != 0 || binding->shape == CoopvecSPIRVUnknown ||

@@ -60,6 +60,11 @@
 // RUN: %if vulkan %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --lowered=%t/shared.lowered.mlir --pipeline= 2>&1 | FileCheck %s --check-prefix=SHARED %}
 // SHARED: coopvec-run: error: Vulkan: the kernels need 4000064 bytes of workgroup memory; device 0 ({{.*}}) has {{[0-9]+}} (lower with a smaller block-size)
 
+// More storage buffers than the device binds in a compute shader (lavapipe:
+// 32) are refused; lavapipe would crash running the kernel.
+// RUN: %if vulkan-llvmpipe %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --lowered=%t/wide.lowered.mlir --pipeline= 2>&1 | FileCheck %s --check-prefix=WIDE %}
+// WIDE: coopvec-run: error: Vulkan: entry point wide_kernel binds 41 storage buffers (one per argument, result and the batch size); device 0 allows 32 in a compute shader
+
 // Objects that are not SPIR-V: too short, no magic number, an instruction
 // longer than the module.
 // RUN: %if vulkan %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --lowered=%t/short.lowered.mlir --pipeline= 2>&1 | FileCheck %s --check-prefix=SHORT %}
@@ -406,4 +411,102 @@ module attributes {gpu.container_module} {
 //--- truncated.lowered.mlir
 module attributes {gpu.container_module} {
   gpu.binary @coopvec_kernels [#gpu.object<#spirv.target_env<#spirv.vce<v1.3, [Shader], []>, #spirv.resource_limits<>>, bin = "\03\02\23\07\00\03\01\00\00\00\00\00\0A\00\00\00\00\00\00\00\11\00\64\00">]
+}
+
+//--- wide.lowered.mlir
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>] {
+    spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.0, [Shader, Matrix], [SPV_KHR_storage_buffer_storage_class]> attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>} {
+      spirv.GlobalVariable @wide_kernel_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_2 bind(0, 2) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_3 bind(0, 3) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_4 bind(0, 4) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_5 bind(0, 5) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_6 bind(0, 6) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_7 bind(0, 7) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_8 bind(0, 8) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_9 bind(0, 9) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_10 bind(0, 10) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_11 bind(0, 11) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_12 bind(0, 12) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_13 bind(0, 13) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_14 bind(0, 14) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_15 bind(0, 15) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_16 bind(0, 16) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_17 bind(0, 17) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_18 bind(0, 18) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_19 bind(0, 19) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_20 bind(0, 20) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_21 bind(0, 21) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_22 bind(0, 22) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_23 bind(0, 23) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_24 bind(0, 24) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_25 bind(0, 25) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_26 bind(0, 26) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_27 bind(0, 27) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_28 bind(0, 28) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_29 bind(0, 29) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_30 bind(0, 30) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_31 bind(0, 31) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_32 bind(0, 32) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_33 bind(0, 33) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_34 bind(0, 34) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_35 bind(0, 35) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_36 bind(0, 36) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_37 bind(0, 37) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_38 bind(0, 38) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_39 bind(0, 39) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @wide_kernel_arg_40 bind(0, 40) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.func @wide_kernel() "None" attributes {workgroup_attributions = 0 : i64} {
+        %wide_kernel_arg_0_addr = spirv.mlir.addressof @wide_kernel_arg_0 : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+        %cst0_i32 = spirv.Constant 0 : i32
+        %0 = spirv.AccessChain %wide_kernel_arg_0_addr[%cst0_i32] : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+        %1 = spirv.Load "StorageBuffer" %0 : i32
+        %wide_kernel_arg_1_addr = spirv.mlir.addressof @wide_kernel_arg_1 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_2_addr = spirv.mlir.addressof @wide_kernel_arg_2 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_3_addr = spirv.mlir.addressof @wide_kernel_arg_3 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_4_addr = spirv.mlir.addressof @wide_kernel_arg_4 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_5_addr = spirv.mlir.addressof @wide_kernel_arg_5 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_6_addr = spirv.mlir.addressof @wide_kernel_arg_6 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_7_addr = spirv.mlir.addressof @wide_kernel_arg_7 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_8_addr = spirv.mlir.addressof @wide_kernel_arg_8 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_9_addr = spirv.mlir.addressof @wide_kernel_arg_9 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_10_addr = spirv.mlir.addressof @wide_kernel_arg_10 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_11_addr = spirv.mlir.addressof @wide_kernel_arg_11 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_12_addr = spirv.mlir.addressof @wide_kernel_arg_12 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_13_addr = spirv.mlir.addressof @wide_kernel_arg_13 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_14_addr = spirv.mlir.addressof @wide_kernel_arg_14 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_15_addr = spirv.mlir.addressof @wide_kernel_arg_15 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_16_addr = spirv.mlir.addressof @wide_kernel_arg_16 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_17_addr = spirv.mlir.addressof @wide_kernel_arg_17 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_18_addr = spirv.mlir.addressof @wide_kernel_arg_18 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_19_addr = spirv.mlir.addressof @wide_kernel_arg_19 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_20_addr = spirv.mlir.addressof @wide_kernel_arg_20 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_21_addr = spirv.mlir.addressof @wide_kernel_arg_21 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_22_addr = spirv.mlir.addressof @wide_kernel_arg_22 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_23_addr = spirv.mlir.addressof @wide_kernel_arg_23 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_24_addr = spirv.mlir.addressof @wide_kernel_arg_24 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_25_addr = spirv.mlir.addressof @wide_kernel_arg_25 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_26_addr = spirv.mlir.addressof @wide_kernel_arg_26 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_27_addr = spirv.mlir.addressof @wide_kernel_arg_27 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_28_addr = spirv.mlir.addressof @wide_kernel_arg_28 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_29_addr = spirv.mlir.addressof @wide_kernel_arg_29 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_30_addr = spirv.mlir.addressof @wide_kernel_arg_30 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_31_addr = spirv.mlir.addressof @wide_kernel_arg_31 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_32_addr = spirv.mlir.addressof @wide_kernel_arg_32 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_33_addr = spirv.mlir.addressof @wide_kernel_arg_33 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_34_addr = spirv.mlir.addressof @wide_kernel_arg_34 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_35_addr = spirv.mlir.addressof @wide_kernel_arg_35 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_36_addr = spirv.mlir.addressof @wide_kernel_arg_36 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_37_addr = spirv.mlir.addressof @wide_kernel_arg_37 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_38_addr = spirv.mlir.addressof @wide_kernel_arg_38 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_39_addr = spirv.mlir.addressof @wide_kernel_arg_39 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %wide_kernel_arg_40_addr = spirv.mlir.addressof @wide_kernel_arg_40 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        spirv.Return
+      }
+      spirv.EntryPoint "GLCompute" @wide_kernel
+      spirv.ExecutionMode @wide_kernel "LocalSize", 64, 1, 1
+    }
+  }
 }
