@@ -20,7 +20,9 @@ enum {
   kWorkgroup = 4,      // StorageClass
   kStorageBuffer = 12,
   kLocalSize = 17, // ExecutionMode
-  kBinding = 33,   // Decoration
+  kDenormPreserve = 4459,
+  kRoundingModeRTZ = 4463,
+  kBinding = 33, // Decoration
   kDescriptorSet = 34,
 };
 
@@ -88,6 +90,11 @@ static const struct {
     {4441, "VariablePointersStorageBuffer"},
     {4442, "VariablePointers"},
     {4448, "StorageBuffer8BitAccess"},
+    {4464, "DenormPreserve"},
+    {4465, "DenormFlushToZero"},
+    {4466, "SignedZeroInfNanPreserve"},
+    {4467, "RoundingModeRTE"},
+    {4468, "RoundingModeRTZ"},
     {5345, "VulkanMemoryModel"},
     {5357, "CooperativeMatrixNV"},
     {5394, "CooperativeVectorNV"},
@@ -159,10 +166,18 @@ static bool addEntryPoint(Reader *reader, size_t at, uint32_t length) {
 
 /// OpExecutionMode %f LocalSize x y z: remembered by the function's id
 /// (which nothing else records) until the entry points are resolved.
+/// The float controls (DenormPreserve .. RoundingModeRTZ, each with its
+/// bit width) are collected for the whole module.
 static void recordMode(Reader *reader, size_t at, uint32_t length) {
-  if (length == 6 && reader->words[at + 2] == kLocalSize &&
+  uint32_t mode = reader->words[at + 2];
+  if (length == 6 && mode == kLocalSize &&
       validId(reader, reader->words[at + 1]))
     reader->ids[reader->words[at + 1]].b = (uint32_t)at;
+  if (length != 4 || mode < kDenormPreserve || mode > kRoundingModeRTZ)
+    return;
+  uint32_t width = reader->words[at + 3];
+  int index = width == 16 ? 0 : width == 32 ? 1 : width == 64 ? 2 : 3;
+  reader->module->floatControls |= 1u << (4 * (mode - kDenormPreserve) + index);
 }
 
 static bool recordModule(Reader *reader, uint32_t opcode, size_t at,

@@ -52,6 +52,11 @@ typedef struct CoopvecSPIRVModule {
   /// Bytes of all Workgroup variables (SPIR-V 1.3 does not say which
   /// entry point uses which, so a kernel is assumed to use them all).
   uint64_t workgroupBytes;
+  /// The float-control execution modes of the module: bit 4 * m + w for
+  /// mode DenormPreserve + m (0 to 4: DenormPreserve, DenormFlushToZero,
+  /// SignedZeroInfNanPreserve, RoundingModeRTE, RoundingModeRTZ) and width
+  /// w (0: 16, 1: 32, 2: 64 bits, 3: another).
+  uint32_t floatControls;
 } CoopvecSPIRVModule;
 
 /// Reads `numWords` words of a SPIR-V binary (host byte order, as MLIR

@@ -201,14 +201,20 @@ void coopvecVulkanDescribe(const CoopvecVulkanAPI *api,
   uint32_t version = device->properties.properties.apiVersion;
   device->apiVersion =
       version < api->instanceVersion ? version : api->instanceVersion;
-  // Subgroup size control is core in 1.3; an older device may not know
-  // the struct, so it is asked again only then.
+  // The 1.2 and 1.3 structs only where the device knows them: it is
+  // asked again then.
+  if (device->apiVersion >= VK_API_VERSION_1_2) {
+    device->properties12 = (VkPhysicalDeviceVulkan12Properties){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+    device->subgroup.pNext = &device->properties12;
+    api->vkGetPhysicalDeviceProperties2(physical, &device->properties);
+  }
   if (device->apiVersion >= VK_API_VERSION_1_3) {
     device->sizeControl = (VkPhysicalDeviceSubgroupSizeControlProperties){
         .sType =
             VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_SIZE_CONTROL_PROPERTIES,
         .pNext = NULL};
-    device->subgroup.pNext = &device->sizeControl;
+    device->properties12.pNext = &device->sizeControl;
     api->vkGetPhysicalDeviceProperties2(physical, &device->properties);
   }
   if (device->apiVersion < VK_API_VERSION_1_2)
@@ -461,6 +467,12 @@ static const char *missingFor(const CoopvecVulkanDevice *d,
   case 5345:
     return d->features12.vulkanMemoryModel ? NULL
                                            : "the vulkanMemoryModel feature";
+  case 4464: // DenormPreserve .. RoundingModeRTZ: checked by execution
+  case 4465: // mode and width in checkFloatControls
+  case 4466:
+  case 4467:
+  case 4468:
+    return NULL;
   case 6022:
     return d->hasCooperativeMatrix && d->cooperativeMatrix.cooperativeMatrix
                ? NULL
@@ -500,6 +512,49 @@ static const char *missingExtension(const CoopvecVulkanDevice *d,
   return "a check: the Vulkan backend does not know this extension";
 }
 
+/// The device's float-control properties in the layout of
+/// CoopvecSPIRVModule.floatControls.
+static uint32_t supportedFloatControls(const CoopvecVulkanDevice *d) {
+  const VkPhysicalDeviceVulkan12Properties *p = &d->properties12;
+  const VkBool32 modes[5][3] = {
+      {p->shaderDenormPreserveFloat16, p->shaderDenormPreserveFloat32,
+       p->shaderDenormPreserveFloat64},
+      {p->shaderDenormFlushToZeroFloat16, p->shaderDenormFlushToZeroFloat32,
+       p->shaderDenormFlushToZeroFloat64},
+      {p->shaderSignedZeroInfNanPreserveFloat16,
+       p->shaderSignedZeroInfNanPreserveFloat32,
+       p->shaderSignedZeroInfNanPreserveFloat64},
+      {p->shaderRoundingModeRTEFloat16, p->shaderRoundingModeRTEFloat32,
+       p->shaderRoundingModeRTEFloat64},
+      {p->shaderRoundingModeRTZFloat16, p->shaderRoundingModeRTZFloat32,
+       p->shaderRoundingModeRTZFloat64}};
+  uint32_t bits = 0;
+  for (int m = 0; m < 5; ++m)
+    for (int w = 0; w < 3; ++w)
+      bits |= modes[m][w] ? 1u << (4 * m + w) : 0;
+  return bits;
+}
+
+static CoopvecStatus checkFloatControls(CoopvecEngine *engine,
+                                        const CoopvecSPIRVModule *module) {
+  static const char *const kModes[] = {"DenormPreserve", "DenormFlushToZero",
+                                       "SignedZeroInfNanPreserve",
+                                       "RoundingModeRTE", "RoundingModeRTZ"};
+  static const char *const kWidths[] = {"16", "32", "64", "other"};
+  CoopvecVulkanState *state = engine->backendState;
+  uint32_t missing =
+      module->floatControls & ~supportedFloatControls(&state->device);
+  for (int bit = 0; bit < 20; ++bit)
+    if (missing & (1u << bit))
+      return failWith(engine, CoopvecStatusHostMismatch,
+                      "the kernels need execution mode %s for %s-bit floats, "
+                      "which device %d (%s) does not offer (its float "
+                      "controls properties)",
+                      kModes[bit / 4], kWidths[bit % 4], state->deviceIndex,
+                      state->device.properties.properties.deviceName);
+  return CoopvecStatusSuccess;
+}
+
 static CoopvecStatus checkModule(CoopvecEngine *engine,
                                  const CoopvecSPIRVModule *module) {
   CoopvecVulkanState *state = engine->backendState;
@@ -519,6 +574,9 @@ static CoopvecStatus checkModule(CoopvecEngine *engine,
                             "portable})"
                           : "");
   }
+  CoopvecStatus status = checkFloatControls(engine, module);
+  if (status)
+    return status;
   uint32_t shared =
       state->device.properties.properties.limits.maxComputeSharedMemorySize;
   if (module->workgroupBytes > shared)

@@ -46,6 +46,7 @@ typedef struct CoopvecVulkanDevice {
   VkPhysicalDeviceProperties2 properties;
   VkPhysicalDeviceSubgroupProperties subgroup;
   VkPhysicalDeviceSubgroupSizeControlProperties sizeControl;
+  VkPhysicalDeviceVulkan12Properties properties12; // the float controls
   // The feature chain, passed as it is to vkCreateDevice: every feature
   // the device has is enabled.
   VkPhysicalDeviceFeatures2 features;

@@ -65,6 +65,14 @@
 // RUN: %if vulkan-llvmpipe %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --lowered=%t/wide.lowered.mlir --pipeline= 2>&1 | FileCheck %s --check-prefix=WIDE %}
 // WIDE: coopvec-run: error: Vulkan: entry point wide_kernel binds 41 storage buffers (one per argument, result and the batch size); device 0 allows 32 in a compute shader
 
+// Float controls are checked per mode and width against the device's
+// properties: lavapipe preserves signed zeros, infinities and NaNs, but not
+// denormals.
+// RUN: %if vulkan-llvmpipe %{ coopvec-run %t/source.mlir --entry=scale --batch=100 --random --target=vulkan --lowered=%t/signed-zero.lowered.mlir --pipeline= --check | FileCheck %s --check-prefix=SIGNEDZERO %}
+// SIGNEDZERO: {{^PASS$}}
+// RUN: %if vulkan-llvmpipe %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --lowered=%t/denorm.lowered.mlir --pipeline= 2>&1 | FileCheck %s --check-prefix=DENORM %}
+// DENORM: coopvec-run: error: Vulkan: the kernels need execution mode DenormPreserve for 32-bit floats, which device 0 (llvmpipe {{.*}}) does not offer (its float controls properties)
+
 // Objects that are not SPIR-V: too short, no magic number, an instruction
 // longer than the module.
 // RUN: %if vulkan %{ not coopvec-run %t/source.mlir --entry=scale --random --target=vulkan --lowered=%t/short.lowered.mlir --pipeline= 2>&1 | FileCheck %s --check-prefix=SHORT %}
@@ -510,3 +518,212 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+//--- signed-zero.lowered.mlir
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>] {
+    spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.3, [Shader, Matrix, SignedZeroInfNanPreserve], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_float_controls]> attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>} {
+      spirv.GlobalVariable @__builtin__LocalInvocationId__ built_in("LocalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
+      spirv.GlobalVariable @__builtin__WorkgroupId__ built_in("WorkgroupId") : !spirv.ptr<vector<3xi32>, Input>
+      spirv.GlobalVariable @scale_kernel_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @scale_kernel_arg_1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @scale_kernel_arg_2 bind(0, 2) : !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @scale_kernel_arg_3 bind(0, 3) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.func @scale_kernel() "None" attributes {workgroup_attributions = 0 : i64} {
+        %scale_kernel_arg_0_addr = spirv.mlir.addressof @scale_kernel_arg_0 : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+        %cst0_i32 = spirv.Constant 0 : i32
+        %0 = spirv.AccessChain %scale_kernel_arg_0_addr[%cst0_i32] : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+        %1 = spirv.Load "StorageBuffer" %0 : i32
+        %scale_kernel_arg_1_addr = spirv.mlir.addressof @scale_kernel_arg_1 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %scale_kernel_arg_2_addr = spirv.mlir.addressof @scale_kernel_arg_2 : !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>
+        %cst0_i32_0 = spirv.Constant 0 : i32
+        %2 = spirv.AccessChain %scale_kernel_arg_2_addr[%cst0_i32_0] : !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<f32, StorageBuffer>
+        %3 = spirv.Load "StorageBuffer" %2 : f32
+        %scale_kernel_arg_3_addr = spirv.mlir.addressof @scale_kernel_arg_3 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %__builtin__WorkgroupId___addr = spirv.mlir.addressof @__builtin__WorkgroupId__ : !spirv.ptr<vector<3xi32>, Input>
+        %4 = spirv.Load "Input" %__builtin__WorkgroupId___addr : vector<3xi32>
+        %5 = spirv.CompositeExtract %4[0 : i32] : vector<3xi32>
+        %__builtin__LocalInvocationId___addr = spirv.mlir.addressof @__builtin__LocalInvocationId__ : !spirv.ptr<vector<3xi32>, Input>
+        %6 = spirv.Load "Input" %__builtin__LocalInvocationId___addr : vector<3xi32>
+        %7 = spirv.CompositeExtract %6[0 : i32] : vector<3xi32>
+        %cst64_i32 = spirv.Constant 64 : i32
+        %8 = spirv.IMul %5, %cst64_i32 : i32
+        %9 = spirv.IAdd %8, %7 : i32
+        %10 = spirv.ULessThan %9, %1 : i32
+        spirv.mlir.selection {
+          spirv.BranchConditional %10, ^bb1, ^bb2
+        ^bb1:  // pred: ^bb0
+          %cst0_i32_1 = spirv.Constant 0 : i32
+          %cst0_i32_2 = spirv.Constant 0 : i32
+          %cst1_i32 = spirv.Constant 1 : i32
+          %11 = spirv.AccessChain %scale_kernel_arg_1_addr[%cst0_i32_1, %9] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          %12 = spirv.Load "StorageBuffer" %11 : f32
+          %13 = spirv.FMul %12, %3 : f32
+          %cst0_i32_3 = spirv.Constant 0 : i32
+          %cst0_i32_4 = spirv.Constant 0 : i32
+          %cst1_i32_5 = spirv.Constant 1 : i32
+          %14 = spirv.AccessChain %scale_kernel_arg_3_addr[%cst0_i32_3, %9] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          spirv.Store "StorageBuffer" %14, %13 : f32
+          spirv.Branch ^bb2
+        ^bb2:  // 2 preds: ^bb0, ^bb1
+          spirv.mlir.merge
+        }
+        spirv.Return
+      }
+      spirv.GlobalVariable @pick_kernel_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @pick_kernel_arg_1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @pick_kernel_arg_2 bind(0, 2) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @pick_kernel_arg_3 bind(0, 3) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.func @pick_kernel() "None" attributes {workgroup_attributions = 0 : i64} {
+        %pick_kernel_arg_0_addr = spirv.mlir.addressof @pick_kernel_arg_0 : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+        %cst0_i32 = spirv.Constant 0 : i32
+        %0 = spirv.AccessChain %pick_kernel_arg_0_addr[%cst0_i32] : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+        %1 = spirv.Load "StorageBuffer" %0 : i32
+        %pick_kernel_arg_1_addr = spirv.mlir.addressof @pick_kernel_arg_1 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %pick_kernel_arg_2_addr = spirv.mlir.addressof @pick_kernel_arg_2 : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+        %cst0_i32_0 = spirv.Constant 0 : i32
+        %2 = spirv.AccessChain %pick_kernel_arg_2_addr[%cst0_i32_0] : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+        %3 = spirv.Load "StorageBuffer" %2 : i32
+        %pick_kernel_arg_3_addr = spirv.mlir.addressof @pick_kernel_arg_3 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %__builtin__WorkgroupId___addr = spirv.mlir.addressof @__builtin__WorkgroupId__ : !spirv.ptr<vector<3xi32>, Input>
+        %4 = spirv.Load "Input" %__builtin__WorkgroupId___addr : vector<3xi32>
+        %5 = spirv.CompositeExtract %4[0 : i32] : vector<3xi32>
+        %__builtin__LocalInvocationId___addr = spirv.mlir.addressof @__builtin__LocalInvocationId__ : !spirv.ptr<vector<3xi32>, Input>
+        %6 = spirv.Load "Input" %__builtin__LocalInvocationId___addr : vector<3xi32>
+        %7 = spirv.CompositeExtract %6[0 : i32] : vector<3xi32>
+        %cst32_i32 = spirv.Constant 32 : i32
+        %8 = spirv.IMul %5, %cst32_i32 : i32
+        %9 = spirv.IAdd %8, %7 : i32
+        %10 = spirv.ULessThan %9, %1 : i32
+        spirv.mlir.selection {
+          spirv.BranchConditional %10, ^bb1, ^bb2
+        ^bb1:  // pred: ^bb0
+          %cst0_i32_1 = spirv.Constant 0 : i32
+          %cst0_i32_2 = spirv.Constant 0 : i32
+          %cst1_i32 = spirv.Constant 1 : i32
+          %11 = spirv.AccessChain %pick_kernel_arg_1_addr[%cst0_i32_1, %3] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          %12 = spirv.Load "StorageBuffer" %11 : f32
+          %cst0_i32_3 = spirv.Constant 0 : i32
+          %cst0_i32_4 = spirv.Constant 0 : i32
+          %cst1_i32_5 = spirv.Constant 1 : i32
+          %13 = spirv.AccessChain %pick_kernel_arg_3_addr[%cst0_i32_3, %9] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          spirv.Store "StorageBuffer" %13, %12 : f32
+          spirv.Branch ^bb2
+        ^bb2:  // 2 preds: ^bb0, ^bb1
+          spirv.mlir.merge
+        }
+        spirv.Return
+      }
+      spirv.EntryPoint "GLCompute" @scale_kernel, @__builtin__WorkgroupId__, @__builtin__LocalInvocationId__
+      spirv.ExecutionMode @scale_kernel "LocalSize", 64, 1, 1
+      spirv.ExecutionMode @scale_kernel "SignedZeroInfNanPreserve", 32
+      spirv.EntryPoint "GLCompute" @pick_kernel, @__builtin__WorkgroupId__, @__builtin__LocalInvocationId__
+      spirv.ExecutionMode @pick_kernel "LocalSize", 32, 1, 1
+    }
+  }
+}
+
+//--- denorm.lowered.mlir
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>] {
+    spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.3, [Shader, Matrix, DenormPreserve], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_float_controls]> attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader], [SPV_KHR_storage_buffer_storage_class]>, #spirv.resource_limits<>>} {
+      spirv.GlobalVariable @__builtin__LocalInvocationId__ built_in("LocalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
+      spirv.GlobalVariable @__builtin__WorkgroupId__ built_in("WorkgroupId") : !spirv.ptr<vector<3xi32>, Input>
+      spirv.GlobalVariable @scale_kernel_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @scale_kernel_arg_1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @scale_kernel_arg_2 bind(0, 2) : !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @scale_kernel_arg_3 bind(0, 3) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.func @scale_kernel() "None" attributes {workgroup_attributions = 0 : i64} {
+        %scale_kernel_arg_0_addr = spirv.mlir.addressof @scale_kernel_arg_0 : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+        %cst0_i32 = spirv.Constant 0 : i32
+        %0 = spirv.AccessChain %scale_kernel_arg_0_addr[%cst0_i32] : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+        %1 = spirv.Load "StorageBuffer" %0 : i32
+        %scale_kernel_arg_1_addr = spirv.mlir.addressof @scale_kernel_arg_1 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %scale_kernel_arg_2_addr = spirv.mlir.addressof @scale_kernel_arg_2 : !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>
+        %cst0_i32_0 = spirv.Constant 0 : i32
+        %2 = spirv.AccessChain %scale_kernel_arg_2_addr[%cst0_i32_0] : !spirv.ptr<!spirv.struct<(f32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<f32, StorageBuffer>
+        %3 = spirv.Load "StorageBuffer" %2 : f32
+        %scale_kernel_arg_3_addr = spirv.mlir.addressof @scale_kernel_arg_3 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %__builtin__WorkgroupId___addr = spirv.mlir.addressof @__builtin__WorkgroupId__ : !spirv.ptr<vector<3xi32>, Input>
+        %4 = spirv.Load "Input" %__builtin__WorkgroupId___addr : vector<3xi32>
+        %5 = spirv.CompositeExtract %4[0 : i32] : vector<3xi32>
+        %__builtin__LocalInvocationId___addr = spirv.mlir.addressof @__builtin__LocalInvocationId__ : !spirv.ptr<vector<3xi32>, Input>
+        %6 = spirv.Load "Input" %__builtin__LocalInvocationId___addr : vector<3xi32>
+        %7 = spirv.CompositeExtract %6[0 : i32] : vector<3xi32>
+        %cst64_i32 = spirv.Constant 64 : i32
+        %8 = spirv.IMul %5, %cst64_i32 : i32
+        %9 = spirv.IAdd %8, %7 : i32
+        %10 = spirv.ULessThan %9, %1 : i32
+        spirv.mlir.selection {
+          spirv.BranchConditional %10, ^bb1, ^bb2
+        ^bb1:  // pred: ^bb0
+          %cst0_i32_1 = spirv.Constant 0 : i32
+          %cst0_i32_2 = spirv.Constant 0 : i32
+          %cst1_i32 = spirv.Constant 1 : i32
+          %11 = spirv.AccessChain %scale_kernel_arg_1_addr[%cst0_i32_1, %9] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          %12 = spirv.Load "StorageBuffer" %11 : f32
+          %13 = spirv.FMul %12, %3 : f32
+          %cst0_i32_3 = spirv.Constant 0 : i32
+          %cst0_i32_4 = spirv.Constant 0 : i32
+          %cst1_i32_5 = spirv.Constant 1 : i32
+          %14 = spirv.AccessChain %scale_kernel_arg_3_addr[%cst0_i32_3, %9] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          spirv.Store "StorageBuffer" %14, %13 : f32
+          spirv.Branch ^bb2
+        ^bb2:  // 2 preds: ^bb0, ^bb1
+          spirv.mlir.merge
+        }
+        spirv.Return
+      }
+      spirv.GlobalVariable @pick_kernel_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @pick_kernel_arg_1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.GlobalVariable @pick_kernel_arg_2 bind(0, 2) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+      spirv.GlobalVariable @pick_kernel_arg_3 bind(0, 3) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+      spirv.func @pick_kernel() "None" attributes {workgroup_attributions = 0 : i64} {
+        %pick_kernel_arg_0_addr = spirv.mlir.addressof @pick_kernel_arg_0 : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+        %cst0_i32 = spirv.Constant 0 : i32
+        %0 = spirv.AccessChain %pick_kernel_arg_0_addr[%cst0_i32] : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+        %1 = spirv.Load "StorageBuffer" %0 : i32
+        %pick_kernel_arg_1_addr = spirv.mlir.addressof @pick_kernel_arg_1 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %pick_kernel_arg_2_addr = spirv.mlir.addressof @pick_kernel_arg_2 : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
+        %cst0_i32_0 = spirv.Constant 0 : i32
+        %2 = spirv.AccessChain %pick_kernel_arg_2_addr[%cst0_i32_0] : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>, i32 -> !spirv.ptr<i32, StorageBuffer>
+        %3 = spirv.Load "StorageBuffer" %2 : i32
+        %pick_kernel_arg_3_addr = spirv.mlir.addressof @pick_kernel_arg_3 : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+        %__builtin__WorkgroupId___addr = spirv.mlir.addressof @__builtin__WorkgroupId__ : !spirv.ptr<vector<3xi32>, Input>
+        %4 = spirv.Load "Input" %__builtin__WorkgroupId___addr : vector<3xi32>
+        %5 = spirv.CompositeExtract %4[0 : i32] : vector<3xi32>
+        %__builtin__LocalInvocationId___addr = spirv.mlir.addressof @__builtin__LocalInvocationId__ : !spirv.ptr<vector<3xi32>, Input>
+        %6 = spirv.Load "Input" %__builtin__LocalInvocationId___addr : vector<3xi32>
+        %7 = spirv.CompositeExtract %6[0 : i32] : vector<3xi32>
+        %cst32_i32 = spirv.Constant 32 : i32
+        %8 = spirv.IMul %5, %cst32_i32 : i32
+        %9 = spirv.IAdd %8, %7 : i32
+        %10 = spirv.ULessThan %9, %1 : i32
+        spirv.mlir.selection {
+          spirv.BranchConditional %10, ^bb1, ^bb2
+        ^bb1:  // pred: ^bb0
+          %cst0_i32_1 = spirv.Constant 0 : i32
+          %cst0_i32_2 = spirv.Constant 0 : i32
+          %cst1_i32 = spirv.Constant 1 : i32
+          %11 = spirv.AccessChain %pick_kernel_arg_1_addr[%cst0_i32_1, %3] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          %12 = spirv.Load "StorageBuffer" %11 : f32
+          %cst0_i32_3 = spirv.Constant 0 : i32
+          %cst0_i32_4 = spirv.Constant 0 : i32
+          %cst1_i32_5 = spirv.Constant 1 : i32
+          %13 = spirv.AccessChain %pick_kernel_arg_3_addr[%cst0_i32_3, %9] : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>, i32, i32 -> !spirv.ptr<f32, StorageBuffer>
+          spirv.Store "StorageBuffer" %13, %12 : f32
+          spirv.Branch ^bb2
+        ^bb2:  // 2 preds: ^bb0, ^bb1
+          spirv.mlir.merge
+        }
+        spirv.Return
+      }
+      spirv.EntryPoint "GLCompute" @scale_kernel, @__builtin__WorkgroupId__, @__builtin__LocalInvocationId__
+      spirv.ExecutionMode @scale_kernel "LocalSize", 64, 1, 1
+      spirv.ExecutionMode @scale_kernel "DenormPreserve", 32
+      spirv.EntryPoint "GLCompute" @pick_kernel, @__builtin__WorkgroupId__, @__builtin__LocalInvocationId__
+      spirv.ExecutionMode @pick_kernel "LocalSize", 32, 1, 1
+    }
+  }
+}
+
