@@ -754,18 +754,24 @@ static CoopvecStatus createPipeline(CoopvecEngine *engine,
   if (status)
     return status;
   VkPipelineShaderStageRequiredSubgroupSizeCreateInfo required;
+  bool sized = requireSubgroupSize(state, kernel->blockSize, &required);
+  // Cooperative-matrix kernels stage whole subgroups of consecutive
+  // invocations (docs/execution-model.md, "The Vulkan kernel ABI").
+  bool full = sized && state->device.features13.computeFullSubgroups &&
+              kernel->blockSize % required.requiredSubgroupSize == 0;
   VkComputePipelineCreateInfo info = {
       .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
       // vkCmdDispatchBase: batches beyond one dispatch's workgroup count.
       .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT,
-      .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-                .pNext =
-                    requireSubgroupSize(state, kernel->blockSize, &required)
-                        ? &required
-                        : NULL,
-                .stage = VK_SHADER_STAGE_COMPUTE_BIT,
-                .module = state->shader,
-                .pName = kernel->name},
+      .stage =
+          {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+           .pNext = sized ? &required : NULL,
+           .flags =
+               full ? VK_PIPELINE_SHADER_STAGE_CREATE_REQUIRE_FULL_SUBGROUPS_BIT
+                    : 0,
+           .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+           .module = state->shader,
+           .pName = kernel->name},
       .layout = kernel->pipelineLayout};
   VkResult result = state->api.vkCreateComputePipelines(
       state->api.device, VK_NULL_HANDLE, 1, &info, NULL, &kernel->pipeline);

@@ -196,6 +196,14 @@ static CoopvecStatus upload(Dispatch *dispatch, int index) {
   if (!scalar &&
       (int64_t)binding->elementBits != 8 * coopvecDTypeGetSize(array->dtype))
     return refuseBinding(dispatch, binding, info, "has another element size");
+  // The kernels index their buffers with 32-bit integers.
+  if (!scalar && array->size > INT32_MAX)
+    return coopvecEngineFail(
+        function->engine, CoopvecStatusInvalidArgument,
+        "Vulkan: argument %d of %s (%s of @%s) holds %lld elements; the "
+        "kernels index at most 2^31-1",
+        binding->argIndex, dispatch->kernel->name, info->type, function->name,
+        (long long)array->size);
   VkDeviceSize bytes =
       scalar ? binding->elementBits / 8
              : (VkDeviceSize)array->size *
