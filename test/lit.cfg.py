@@ -96,6 +96,14 @@ try:
     lit_config.note("Vulkan: " + described)
 except (OSError, subprocess.TimeoutExpired) as error:
     lit_config.note("Vulkan: the probe did not run: %s" % error)
+# `spirv-val` (Debian's spirv-tools): validates the SPIR-V of
+# coopvec-lower-to-spirv (test/Integration/Vulkan/spirv-val.test). Debian's
+# 2023.1 does not know capability 6022 (CooperativeMatrixKHR): only portable
+# modules are validated.
+spirv_val = shutil.which("spirv-val")
+if spirv_val:
+    config.available_features.add("spirv-val")
+    config.substitutions.append(("%spirv_val", spirv_val))
 cuda_stub = "/usr/local/cuda/lib64/stubs/libcuda.so"
 if os.path.exists(cuda_stub):
     config.available_features.add("cuda-stub")
