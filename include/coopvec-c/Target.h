@@ -70,10 +70,9 @@ coopvecEmitGPU(MlirOperation module, CoopvecGPUEmitKind kind,
 /// with no SPIR-V, or with more than one SPIR-V module, is an error; errors
 /// go to `errorCallback`. With `coopvecBufferCallback` (coopvec-c/Support.h)
 /// the words land in a CoopvecBuffer.
-COOPVEC_EXPORT MlirLogicalResult
-coopvecEmitSPIRV(MlirOperation module, MlirStringCallback output,
-                 void *outputUserData, MlirStringCallback errorCallback,
-                 void *errorUserData);
+COOPVEC_EXPORT MlirLogicalResult coopvecEmitSPIRV(
+    MlirOperation module, MlirStringCallback output, void *outputUserData,
+    MlirStringCallback errorCallback, void *errorUserData);
 
 #ifdef __cplusplus
 }

@@ -34,7 +34,7 @@ typedef enum Mode { ModePortable, ModeCooperativeMatrix, ModeAuto } Mode;
 
 typedef struct SPIRVOptions {
   Mode mode;
-  int deviceCooperativeMatrix; // -1: not given
+  int deviceCooperativeMatrix;                      // -1: not given
   int64_t subgroupSize, blockSize, workgroupMemory; // blockSize 0: default
   bool atomicFloat, binary, preserve;
   char shapes[128];
@@ -77,8 +77,7 @@ static void badValue(SPIRVOptions *o, MlirStringRef key, MlirStringRef value,
                          value.data, expected);
 }
 
-static void setOption(SPIRVOptions *o, MlirStringRef key,
-                      MlirStringRef value) {
+static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
   bool flag;
   if (keyIs(key, "mode")) {
     if (keyIs(value, "portable"))
@@ -169,16 +168,17 @@ static void parseOptions(MlirStringRef text, SPIRVOptions *o) {
           "multiplies the cooperative-matrix-shapes; the execution engine "
           "passes what the device reports) or mode=portable|"
           "cooperative-matrix");
-    o->mode = o->deviceCooperativeMatrix == 1 ? ModeCooperativeMatrix
-                                              : ModePortable;
+    o->mode =
+        o->deviceCooperativeMatrix == 1 ? ModeCooperativeMatrix : ModePortable;
   }
   if (o->mode == ModeCooperativeMatrix && o->subgroupSize % 16 &&
       !o->error.size)
-    coopvecBufferAppendf(&o->error,
-                         "mode=cooperative-matrix stages the vectors of a "
-                         "subgroup as rows of 16 x 16 tiles: subgroup-size=%lld "
-                         "must be a multiple of 16",
-                         (long long)o->subgroupSize);
+    coopvecBufferAppendf(
+        &o->error,
+        "mode=cooperative-matrix stages the vectors of a "
+        "subgroup as rows of 16 x 16 tiles: subgroup-size=%lld "
+        "must be a multiple of 16",
+        (long long)o->subgroupSize);
 }
 
 /// The subgroup size convert-coopvec-to-gpu works with: portable kernels

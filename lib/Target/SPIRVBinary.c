@@ -46,7 +46,8 @@ typedef struct Contents {
 } Contents;
 
 static bool holdsSPIRVModule(MlirOperation gpuModule) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0));
+  MlirBlock body =
+      mlirRegionGetFirstBlock(mlirOperationGetRegion(gpuModule, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
     if (coopvecOpIsNamed(op, "spirv.module"))

@@ -163,12 +163,11 @@ static MlirValue addressOf(Rewrite *r, MlirOperation variable) {
 /// `&variable[0][index]` as a `!spirv.ptr<element, StorageBuffer>`.
 static MlirValue elementPointer(Rewrite *r, MlirOperation variable,
                                 MlirValue index, const char *element) {
-  MlirNamedAttribute zero = coopvecNamedAttr(r->ctx, "value",
-                                             mlirIntegerAttrGet(r->i32, 0));
+  MlirNamedAttribute zero =
+      coopvecNamedAttr(r->ctx, "value", mlirIntegerAttrGet(r->i32, 0));
   MlirValue operands[] = {
       addressOf(r, variable),
-      coopvecBuild1(&r->b, "spirv.Constant", 0, NULL, r->i32, 1, &zero),
-      index};
+      coopvecBuild1(&r->b, "spirv.Constant", 0, NULL, r->i32, 1, &zero), index};
   char type[64];
   snprintf(type, sizeof(type), "!spirv.ptr<%s, StorageBuffer>", element);
   return coopvecBuild1(&r->b, "spirv.AccessChain", 3, operands,
@@ -187,8 +186,7 @@ static void setAliased(MlirOperation variable) {
 static void addToInterfaces(Rewrite *r, MlirOperation variable,
                             MlirOperation words) {
   MlirStringRef name = symbolName(variable);
-  MlirAttribute wordsRef =
-      mlirFlatSymbolRefAttrGet(r->ctx, symbolName(words));
+  MlirAttribute wordsRef = mlirFlatSymbolRefAttrGet(r->ctx, symbolName(words));
   MlirBlock body =
       mlirRegionGetFirstBlock(mlirOperationGetRegion(r->module, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
@@ -234,10 +232,9 @@ static MlirOperation wordsOf(Rewrite *r, MlirOperation variable) {
       r->ctx, "!spirv.ptr<!spirv.struct<(!spirv.rtarray<i32, stride=4> [0])>, "
               "StorageBuffer>");
   MlirNamedAttribute attrs[] = {
-      coopvecNamedAttr(
-          r->ctx, "sym_name",
-          mlirStringAttrGet(r->ctx, mlirStringRefCreate(words.data,
-                                                        words.size))),
+      coopvecNamedAttr(r->ctx, "sym_name",
+                       mlirStringAttrGet(r->ctx, mlirStringRefCreate(
+                                                     words.data, words.size))),
       coopvecNamedAttr(r->ctx, "type", mlirTypeAttrGet(type)),
       coopvecNamedAttr(r->ctx, "descriptor_set",
                        attributeOf(variable, "descriptor_set")),
@@ -290,8 +287,8 @@ static bool rewritePlaceholder(MlirOperation module, MlirOperation op) {
   MlirValue result;
   if (isCAS) {
     MlirValue operands[] = {
-        elementPointer(&r, wordsOf(&r, variable), mlirOperationGetOperand(op, 0),
-                       "i32"),
+        elementPointer(&r, wordsOf(&r, variable),
+                       mlirOperationGetOperand(op, 0), "i32"),
         mlirOperationGetOperand(op, 2), mlirOperationGetOperand(op, 1)};
     MlirNamedAttribute attrs[] = {
         coopvecNamedAttr(ctx, "memory_scope", device),
@@ -336,8 +333,8 @@ static void preserveSpecialValues(MlirOperation module) {
   bool hasF16 = false;
   mlirOperationWalk(module, findF16, &hasF16, MlirWalkPreOrder);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  MlirAttribute mode = parseAttr(
-      ctx, "#spirv.execution_mode<SignedZeroInfNanPreserve>");
+  MlirAttribute mode =
+      parseAttr(ctx, "#spirv.execution_mode<SignedZeroInfNanPreserve>");
   MlirOperation last = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
@@ -350,14 +347,15 @@ static void preserveSpecialValues(MlirOperation module) {
     for (int width = 32; width >= 16; width -= 16) {
       if (width == 16 && !hasF16)
         continue;
-      MlirAttribute value = mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32),
-                                               width);
+      MlirAttribute value =
+          mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), width);
       MlirNamedAttribute attrs[] = {
           coopvecNamedAttr(ctx, "fn", fn),
           coopvecNamedAttr(ctx, "execution_mode", mode),
           coopvecNamedAttr(ctx, "values", mlirArrayAttrGet(ctx, 1, &value)),
       };
-      CoopvecBuilder b = coopvecBuilderAtEnd(body, mlirOperationGetLocation(op));
+      CoopvecBuilder b =
+          coopvecBuilderAtEnd(body, mlirOperationGetLocation(op));
       if (mlirOperationIsNull(coopvecBuildOperation(
               &b, "spirv.ExecutionMode", 0, NULL, 0, NULL, 3, attrs)))
         abort(); // a symbol, a known mode and one i32

@@ -77,10 +77,10 @@ typedef struct Atomic {
   MlirContext ctx;
   MlirType i32, f32;
   int64_t argIndex;
-  MlirValue value;    // f32 or f16
+  MlirValue value; // f32 or f16
   bool isF16;
-  MlirValue word;     // i32 index of the 32-bit word (cas) / element (fadd)
-  MlirValue shift;    // f16: 0 or 16, the element's bit offset in the word
+  MlirValue word;  // i32 index of the 32-bit word (cas) / element (fadd)
+  MlirValue shift; // f16: 0 or 16, the element's bit offset in the word
 } Atomic;
 
 static MlirValue i32Constant(CoopvecBuilder *b, const Atomic *a, int64_t v) {
@@ -109,8 +109,8 @@ static MlirValue unpackHalf(CoopvecBuilder *b, const Atomic *a,
   MlirValue low = coopvecBuildBinaryOp(b, "arith.shrui", word, a->shift);
   int64_t two = 2;
   MlirType pair = mlirVectorTypeGet(1, &two, a->f32);
-  MlirValue both = coopvecBuild1(b, "spirv.GL.UnpackHalf2x16", 1, &low, pair,
-                                 0, NULL);
+  MlirValue both =
+      coopvecBuild1(b, "spirv.GL.UnpackHalf2x16", 1, &low, pair, 0, NULL);
   MlirAttribute zero = mlirIntegerAttrGet(a->i32, 0);
   MlirNamedAttribute indices =
       coopvecNamedAttr(a->ctx, "indices", mlirArrayAttrGet(a->ctx, 1, &zero));
@@ -136,13 +136,13 @@ static MlirValue desiredWord(CoopvecBuilder *b, const Atomic *a,
       coopvecBuild1(b, "spirv.CompositeConstruct", 2, parts, pairType, 0, NULL);
   MlirValue packed =
       coopvecBuild1(b, "spirv.GL.PackHalf2x16", 1, &pair, a->i32, 0, NULL);
-  MlirValue half = coopvecBuildBinaryOp(b, "arith.andi", packed,
-                                        i32Constant(b, a, 0xffff));
+  MlirValue half =
+      coopvecBuildBinaryOp(b, "arith.andi", packed, i32Constant(b, a, 0xffff));
   MlirValue placed = coopvecBuildBinaryOp(b, "arith.shli", half, a->shift);
   MlirValue mask = coopvecBuildBinaryOp(b, "arith.shli",
                                         i32Constant(b, a, 0xffff), a->shift);
-  MlirValue keep = coopvecBuildBinaryOp(b, "arith.xori", mask,
-                                        i32Constant(b, a, -1));
+  MlirValue keep =
+      coopvecBuildBinaryOp(b, "arith.xori", mask, i32Constant(b, a, -1));
   MlirValue kept = coopvecBuildBinaryOp(b, "arith.andi", expected, keep);
   return coopvecBuildBinaryOp(b, "arith.ori", kept, placed);
 }
@@ -187,9 +187,10 @@ static bool lowerAtomic(MlirOperation op, MlirBlock entry, bool atomicFloat,
     MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
     if (mlirTypeIsAInteger(type))
       return true;
-    coopvecEmitOpError(op, "is a float atomic other than addf, which %s "
-                           "cannot lower to SPIR-V",
-                           passName);
+    coopvecEmitOpError(op,
+                       "is a float atomic other than addf, which %s "
+                       "cannot lower to SPIR-V",
+                       passName);
     return false;
   }
   MlirValue memref = mlirOperationGetOperand(op, 1);

@@ -173,8 +173,8 @@ static MlirAttribute buildTargetEnv(MlirContext ctx, const Target *target) {
     coopvecBufferAppendStr(&text, "]");
   }
   coopvecBufferAppendStr(&text, ">>");
-  MlirAttribute env = mlirAttributeParseGet(
-      ctx, mlirStringRefCreate(text.data, text.size));
+  MlirAttribute env =
+      mlirAttributeParseGet(ctx, mlirStringRefCreate(text.data, text.size));
   if (mlirAttributeIsNull(env)) {
     fprintf(stderr, "coopvec: internal error: cannot parse '%s'\n",
             coopvecBufferStr(&text));
@@ -194,9 +194,8 @@ static bool attachTarget(MlirOperation gpuModule, Target *target) {
     setAttribute(gpuModule, "spirv.target_env", env);
   }
   MlirAttribute targets = attributeOf(gpuModule, "targets");
-  intptr_t count = mlirAttributeIsNull(targets)
-                       ? 0
-                       : mlirArrayAttrGetNumElements(targets);
+  intptr_t count =
+      mlirAttributeIsNull(targets) ? 0 : mlirArrayAttrGetNumElements(targets);
   for (intptr_t i = 0; i < count; ++i) {
     MlirAttribute element = mlirArrayAttrGetElement(targets, i);
     if (!printsAs(element, "#spirv.target_env")) {
@@ -291,8 +290,7 @@ static bool checkArguments(MlirOperation kernel) {
 }
 
 /// Rows and columns of a `!gpu.mma_matrix<RxCx...>`, from its spelling.
-static bool mmaShape(MlirType type, int64_t *rows, int64_t *cols,
-                     bool *isF16) {
+static bool mmaShape(MlirType type, int64_t *rows, int64_t *cols, bool *isF16) {
   CoopvecBuffer text = {0};
   mlirTypePrint(type, coopvecBufferCallback, &text);
   long long r = 0, c = 0;
@@ -367,9 +365,8 @@ static void moveToFunctionStorage(MlirOperation alloca) {
   MlirValue result = mlirOperationGetResult(alloca, 0);
   MlirType type = mlirValueGetType(result);
   MlirAttribute space = mlirMemRefTypeGetMemorySpace(type);
-  if (!mlirAttributeIsNull(space) &&
-      !(mlirAttributeIsAInteger(space) &&
-        mlirIntegerAttrGetValueInt(space) == 0))
+  if (!mlirAttributeIsNull(space) && !(mlirAttributeIsAInteger(space) &&
+                                       mlirIntegerAttrGetValueInt(space) == 0))
     return;
   intptr_t rank = mlirShapedTypeGetRank(type);
   int64_t shape[8];
@@ -378,10 +375,10 @@ static void moveToFunctionStorage(MlirOperation alloca) {
   for (intptr_t i = 0; i < rank; ++i)
     shape[i] = mlirShapedTypeGetDimSize(type, i);
   MlirContext ctx = mlirOperationGetContext(alloca);
-  MlirType moved = mlirMemRefTypeGet(
-      mlirShapedTypeGetElementType(type), rank, shape,
-      mlirMemRefTypeGetLayout(type),
-      parseAttr(ctx, "#spirv.storage_class<Function>"));
+  MlirType moved =
+      mlirMemRefTypeGet(mlirShapedTypeGetElementType(type), rank, shape,
+                        mlirMemRefTypeGetLayout(type),
+                        parseAttr(ctx, "#spirv.storage_class<Function>"));
   mlirValueSetType(result, moved);
 }
 
@@ -412,9 +409,8 @@ static bool prepareKernel(MlirOperation kernel, const Target *target) {
   }
   free(list.ops);
   // Allocas the scalarization made are in Function storage already.
-  return ok &&
-         coopvecLowerFloatAtomics(kernel, target->options->atomicFloat,
-                                  passName);
+  return ok && coopvecLowerFloatAtomics(kernel, target->options->atomicFloat,
+                                        passName);
 }
 
 static MlirWalkResult findMMA(MlirOperation op, void *userData) {
@@ -450,8 +446,8 @@ static void runPrepare(MlirOperation gpuModule, MlirExternalPass pass,
 }
 
 static const CoopvecPassOption prepareOptions[] = {
-    {"subgroup-size", CoopvecOptionInt,
-     offsetof(PrepareOptions, subgroupSize), "32",
+    {"subgroup-size", CoopvecOptionInt, offsetof(PrepareOptions, subgroupSize),
+     "32",
      "the target's subgroup size (resource limits); kernels with "
      "cooperative-matrix ops converted for another one are refused"},
     {"atomic-float", CoopvecOptionBool, offsetof(PrepareOptions, atomicFloat),
@@ -474,8 +470,10 @@ static const CoopvecPassOption prepareOptions[] = {
 };
 
 static MlirDialectHandle (*const prepareDependentDialects[])(void) = {
-    mlirGetDialectHandle__arith__, mlirGetDialectHandle__memref__,
-    mlirGetDialectHandle__scf__, mlirGetDialectHandle__spirv__,
+    mlirGetDialectHandle__arith__,
+    mlirGetDialectHandle__memref__,
+    mlirGetDialectHandle__scf__,
+    mlirGetDialectHandle__spirv__,
 };
 
 const CoopvecPassDef coopvecPrepareSPIRVPassDef = {

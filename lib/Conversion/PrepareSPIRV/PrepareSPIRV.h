@@ -14,9 +14,9 @@
 #include <stdint.h>
 
 /// The discardable attributes that mark an atomic the SPIR-V conversion
-/// cannot express (lib/Conversion/FinishSPIRV), on a `spirv.GL.SClamp` placeholder:
-/// `coopvec.atomic` is "fadd" or "cas", `coopvec.atomic_arg` the index of
-/// the kernel argument (the buffer) it works on.
+/// cannot express (lib/Conversion/FinishSPIRV), on a `spirv.GL.SClamp`
+/// placeholder: `coopvec.atomic` is "fadd" or "cas", `coopvec.atomic_arg` the
+/// index of the kernel argument (the buffer) it works on.
 #define COOPVEC_SPIRV_ATOMIC_ATTR "coopvec.atomic"
 #define COOPVEC_SPIRV_ATOMIC_ARG_ATTR "coopvec.atomic_arg"
 

@@ -52,8 +52,8 @@ typedef struct Elements {
 typedef struct Scalarizer {
   const char *passName;
   MlirContext ctx;
-  MlirBlock entry; // of the kernel
-  CoopvecPointerMap map;   // vector value -> index into items
+  MlirBlock entry;       // of the kernel
+  CoopvecPointerMap map; // vector value -> index into items
   Elements *items;
   intptr_t numItems, itemsCapacity;
   MlirOperation *dead; // vector ops, in program order
@@ -102,10 +102,10 @@ static bool vectorsAre1D(MlirOperation op) {
   for (intptr_t i = 0;
        i < mlirOperationGetNumOperands(op) + mlirOperationGetNumResults(op);
        ++i) {
-    MlirValue value = i < mlirOperationGetNumOperands(op)
-                          ? mlirOperationGetOperand(op, i)
-                          : mlirOperationGetResult(
-                                op, i - mlirOperationGetNumOperands(op));
+    MlirValue value =
+        i < mlirOperationGetNumOperands(op)
+            ? mlirOperationGetOperand(op, i)
+            : mlirOperationGetResult(op, i - mlirOperationGetNumOperands(op));
     MlirType type = mlirValueGetType(value);
     if (mlirTypeIsAVector(type) &&
         (mlirShapedTypeGetRank(type) != 1 || mlirVectorTypeIsScalable(type)))
@@ -114,8 +114,7 @@ static bool vectorsAre1D(MlirOperation op) {
   return true;
 }
 
-static void typeError(MlirOperation op, const char *passName,
-                      const char *why) {
+static void typeError(MlirOperation op, const char *passName, const char *why) {
   coopvecEmitOpError(op,
                      "works on builtin vectors, which %s splits into their "
                      "elements for SPIR-V (whose vectors have at most 4); %s",
@@ -236,13 +235,12 @@ static MlirAttribute functionStorage(MlirContext ctx) {
 /// at the start of the kernel, filled where the vector was made.
 static void createSpill(Scalarizer *s, Elements *e) {
   MlirType element = mlirValueGetType(e->values[0]);
-  bool isBool = mlirTypeIsAInteger(element) &&
-                mlirIntegerTypeGetWidth(element) == 1;
+  bool isBool =
+      mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 1;
   MlirType stored = isBool ? mlirIntegerTypeGet(s->ctx, 32) : element;
   int64_t count = e->count;
-  MlirType type =
-      mlirMemRefTypeGet(stored, 1, &count, mlirAttributeGetNull(),
-                        functionStorage(s->ctx));
+  MlirType type = mlirMemRefTypeGet(stored, 1, &count, mlirAttributeGetNull(),
+                                    functionStorage(s->ctx));
   MlirLocation loc = mlirOperationGetLocation(e->def);
   MlirOperation first = mlirBlockGetFirstOperation(s->entry);
   CoopvecBuilder atEntry = coopvecBuilderBefore(first, loc);
@@ -261,13 +259,11 @@ static MlirValue dynamicElement(Scalarizer *s, CoopvecBuilder *b, Elements *e,
                                 MlirValue index) {
   if (!mlirValueIsNull(e->memref))
     return coopvecBuildMemrefLoad(
-        b, e->memref,
-        coopvecBuildBinaryOp(b, "arith.addi", e->base, index));
+        b, e->memref, coopvecBuildBinaryOp(b, "arith.addi", e->base, index));
   if (mlirValueIsNull(e->spill))
     createSpill(s, e);
   MlirValue value = coopvecBuildMemrefLoad(b, e->spill, index);
-  if (!mlirTypeEqual(mlirValueGetType(value),
-                     mlirValueGetType(e->values[0])))
+  if (!mlirTypeEqual(mlirValueGetType(value), mlirValueGetType(e->values[0])))
     value = coopvecBuildCmpI(
         b, COOPVEC_CMPI_NE, value,
         coopvecBuildIntConstant(b, mlirValueGetType(value), 0));
@@ -399,8 +395,8 @@ static bool lowerConstant(Scalarizer *s, MlirOperation op, CoopvecBuilder *b) {
     uint64_t at = (uint64_t)k;
     attr = coopvecNamedAttr(s->ctx, "value",
                             mlirElementsAttrGetValue(value, 1, &at));
-    e->values[k] =
-        coopvecBuild1(b, "arith.constant", 0, NULL, elementOf(result), 1, &attr);
+    e->values[k] = coopvecBuild1(b, "arith.constant", 0, NULL,
+                                 elementOf(result), 1, &attr);
   }
   return true;
 }
@@ -462,8 +458,7 @@ static bool lowerInsert(Scalarizer *s, MlirOperation op, CoopvecBuilder *b) {
     return false;
   }
   MlirValue *values = dest->values;
-  Elements *e =
-      define(s, mlirOperationGetResult(op, 0), op, dest->count, NULL);
+  Elements *e = define(s, mlirOperationGetResult(op, 0), op, dest->count, NULL);
   dest = NULL; // `define` may have moved the items
   for (intptr_t k = 0; k < e->count; ++k) {
     if (position >= 0) {
@@ -486,7 +481,8 @@ static bool lowerMask(Scalarizer *s, MlirOperation op, CoopvecBuilder *b,
   MlirValue bound;
   if (constant) {
     MlirAttribute sizes = attributeOf(op, "mask_dim_sizes");
-    if (mlirAttributeIsNull(sizes) || mlirDenseArrayGetNumElements(sizes) != 1) {
+    if (mlirAttributeIsNull(sizes) ||
+        mlirDenseArrayGetNumElements(sizes) != 1) {
       typeError(op, s->passName, "its mask_dim_sizes is not one size");
       return false;
     }
@@ -510,22 +506,22 @@ static bool isElementwise(MlirOperation op) {
 }
 
 /// `op` once per element, with its attributes; vector.fma as math.fma.
-static bool lowerElementwise(Scalarizer *s, MlirOperation op,
-                             CoopvecBuilder *b, const char *name) {
+static bool lowerElementwise(Scalarizer *s, MlirOperation op, CoopvecBuilder *b,
+                             const char *name) {
   intptr_t numOperands = mlirOperationGetNumOperands(op);
   intptr_t numResults = mlirOperationGetNumResults(op);
   intptr_t count = -1;
   for (intptr_t i = 0; i < numResults; ++i) {
     MlirValue result = mlirOperationGetResult(op, i);
-    if (!isVector(result) ||
-        (count >= 0 && vectorSize(result) != count)) {
+    if (!isVector(result) || (count >= 0 && vectorSize(result) != count)) {
       typeError(op, s->passName, "its results are not vectors of one size");
       return false;
     }
     count = vectorSize(result);
   }
   Elements **operands = calloc((size_t)numOperands + 1, sizeof(Elements *));
-  MlirValue *scalarOperands = calloc((size_t)numOperands + 1, sizeof(MlirValue));
+  MlirValue *scalarOperands =
+      calloc((size_t)numOperands + 1, sizeof(MlirValue));
   MlirType *types = calloc((size_t)numResults, sizeof(MlirType));
   intptr_t numAttrs = mlirOperationGetNumAttributes(op);
   MlirNamedAttribute *attrs =
@@ -552,8 +548,8 @@ static bool lowerElementwise(Scalarizer *s, MlirOperation op,
     abort();
   for (intptr_t k = 0; ok && k < count; ++k) {
     for (intptr_t i = 0; i < numOperands; ++i)
-      scalarOperands[i] = operands[i] ? operands[i]->values[k]
-                                      : mlirOperationGetOperand(op, i);
+      scalarOperands[i] =
+          operands[i] ? operands[i]->values[k] : mlirOperationGetOperand(op, i);
     bool fma = coopvecOpIsNamed(op, "vector.fma");
     MlirOperation scalar =
         coopvecBuildOperation(b, name, numOperands, scalarOperands, numResults,
