@@ -12,9 +12,9 @@ config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.coopvec_obj_root, "test")
 
-# `--param coopvec_run_target=cuda`: every coopvec-run of the RUN lines runs
-# on that target (test/Integration/GPU/cuda.test runs test/Integration/CPU
-# so). --lanes is an option of the CPU target and is dropped. The outputs go
+# `--param coopvec_run_target=cuda` (or vulkan): every coopvec-run of the
+# RUN lines runs on that target (test/Integration/GPU/cuda.test and
+# test/Integration/Vulkan/vulkan.test run test/Integration/CPU so). --lanes is an option of the CPU target and is dropped. The outputs go
 # to their own tree, so that such a run may go on beside the plain one.
 run_target = lit_config.params.get("coopvec_run_target")
 if run_target:
@@ -68,6 +68,42 @@ try:
     lit_config.note("CUDA: " + found.stdout.decode(errors="replace").strip())
 except (OSError, subprocess.TimeoutExpired) as error:
     lit_config.note("CUDA: the probe did not run: %s" % error)
+# Vulkan (docs/testing.md). `vulkan`: the probe (test/vulkan/vulkan-probe.c,
+# independent of the library) found a device 0 with Vulkan 1.2;
+# `vulkan-cooperative-matrix`: that device has VK_KHR_cooperative_matrix;
+# `vulkan-llvmpipe`: it is lavapipe (tests of its limits).
+# lavapipe's subgroup size follows LP_NATIVE_VECTOR_WIDTH: 256 bits make it
+# 8 lanes on every machine. COOPVEC_LIBVULKAN (the backend's loader) and
+# VK_ICD_FILENAMES (the loader's drivers) pass through.
+config.environment["LP_NATIVE_VECTOR_WIDTH"] = "256"
+for var in ("COOPVEC_LIBVULKAN", "VK_ICD_FILENAMES",
+            "VK_DRIVER_FILES", "MESA_VK_DEVICE_SELECT"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+probe = os.path.join(config.coopvec_obj_root, "test", "vulkan",
+                     "coopvec-vulkan-probe")
+try:
+    found = subprocess.run([probe], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=120,
+                           env=config.environment)
+    described = found.stdout.decode(errors="replace").strip()
+    if found.returncode == 0:
+        config.available_features.add("vulkan")
+        if "VK_KHR_cooperative_matrix" in described:
+            config.available_features.add("vulkan-cooperative-matrix")
+        if described.startswith("llvmpipe"):
+            config.available_features.add("vulkan-llvmpipe")
+    lit_config.note("Vulkan: " + described)
+except (OSError, subprocess.TimeoutExpired) as error:
+    lit_config.note("Vulkan: the probe did not run: %s" % error)
+# `spirv-val` (Debian's spirv-tools): validates the SPIR-V of
+# coopvec-lower-to-spirv (test/Integration/Vulkan/spirv-val.test). Debian's
+# 2023.1 does not know capability 6022 (CooperativeMatrixKHR): only portable
+# modules are validated.
+spirv_val = shutil.which("spirv-val")
+if spirv_val:
+    config.available_features.add("spirv-val")
+    config.substitutions.append(("%spirv_val", spirv_val))
 cuda_stub = "/usr/local/cuda/lib64/stubs/libcuda.so"
 if os.path.exists(cuda_stub):
     config.available_features.add("cuda-stub")

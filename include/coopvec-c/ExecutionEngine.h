@@ -50,9 +50,10 @@ typedef enum CoopvecStatus {
 /// "success", "invalid argument", ... ("unknown status" otherwise).
 COOPVEC_EXPORT const char *coopvecStatusGetName(CoopvecStatus status);
 
-/// What the engine compiles for. The CPU and CUDA have backends; CUDA loads
-/// the NVIDIA driver when an engine compiles (CoopvecStatusNoDevice without
-/// a driver or GPU). A target without a backend is refused by
+/// What the engine compiles for. CUDA loads the NVIDIA driver when an
+/// engine compiles, Vulkan the Vulkan loader (CoopvecStatusNoDevice without
+/// a driver or device). A target without a backend in this build (Vulkan
+/// when it was built without the Vulkan headers) is refused by
 /// coopvecEngineCreate with CoopvecStatusNoBackend.
 typedef enum CoopvecTarget {
   CoopvecTargetCPU = 0,
@@ -80,6 +81,11 @@ typedef struct CoopvecEngineOptions {
   /// Shared libraries the compiled code may call (paths).
   const char *const *sharedLibPaths;
   intptr_t numSharedLibPaths;
+  /// Which device of the target runs the code (default 0): the CUDA device
+  /// ordinal, or the index of the Vulkan physical device in the loader's
+  /// order (coopvecTargetListDevices). A device that does not exist fails
+  /// coopvecEngineCompile with CoopvecStatusNoDevice. The CPU ignores it.
+  int device;
 } CoopvecEngineOptions;
 
 /// The CPU target, the default pipeline, no lowered module, no libraries.
@@ -116,6 +122,21 @@ COOPVEC_EXPORT bool coopvecEngineIsCompiled(const CoopvecEngine *engine);
 COOPVEC_EXPORT void coopvecEngineGetCompileTimes(const CoopvecEngine *engine,
                                                  double *loweringSeconds,
                                                  double *jitSeconds);
+
+/// Seconds the device spent in the kernel of the last successful
+/// coopvecFunctionRun, from the device's own timestamps (Vulkan: timestamp
+/// queries around the dispatches, transfers excluded); -1 when the target
+/// does not measure (cpu, cuda) or the device's queue has no timestamps.
+COOPVEC_EXPORT double
+coopvecEngineGetDeviceSeconds(const CoopvecEngine *engine);
+
+/// Lists the devices of `target`, one line each ("0: llvmpipe (CPU, Vulkan
+/// 1.3, subgroup size 8, ...): mode=portable"), through `callback`.
+/// CoopvecStatusNoDevice when the target's driver cannot be loaded or finds
+/// no device; `callback` then gets the reason, one line. Implemented for
+/// Vulkan; other targets answer CoopvecStatusNoBackend with a reason.
+COOPVEC_EXPORT CoopvecStatus coopvecTargetListDevices(
+    CoopvecTarget target, MlirStringCallback callback, void *userData);
 
 /// The message of the last failed call on this engine or its functions
 /// ("" if none); valid until the next call on the engine.

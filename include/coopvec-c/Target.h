@@ -3,7 +3,8 @@
 |* Turns a module in the LLVM dialect (e.g. after coopvec-lower-to-cpu) into  *|
 |* LLVM IR text, native assembly or a native object file, optimized for the   *|
 |* host or a given CPU, so lowered code links into a C program without MLIR;  *|
-|* and a module after coopvec-lower-to-nvvm into PTX text or a cubin.         *|
+|* a module after coopvec-lower-to-nvvm into PTX text or a cubin; and one     *|
+|* after coopvec-lower-to-spirv into SPIR-V words.                            *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -60,6 +61,18 @@ COOPVEC_EXPORT MlirLogicalResult
 coopvecEmitGPU(MlirOperation module, CoopvecGPUEmitKind kind,
                MlirStringCallback output, void *outputUserData,
                MlirStringCallback errorCallback, void *errorUserData);
+
+/// Writes the SPIR-V words of `module` after coopvec-lower-to-spirv to
+/// `output` (host byte order; the length is a multiple of 4): the one
+/// SPIR-V `#gpu.object` of its `gpu.binary` (binary=true), or, for
+/// binary=false, the `spirv.module` inside its one `gpu.module`, serialized
+/// by gpu-module-to-binary on a clone (`module` is not changed). A module
+/// with no SPIR-V, or with more than one SPIR-V module, is an error; errors
+/// go to `errorCallback`. With `coopvecBufferCallback` (coopvec-c/Support.h)
+/// the words land in a CoopvecBuffer.
+COOPVEC_EXPORT MlirLogicalResult coopvecEmitSPIRV(
+    MlirOperation module, MlirStringCallback output, void *outputUserData,
+    MlirStringCallback errorCallback, void *errorUserData);
 
 #ifdef __cplusplus
 }

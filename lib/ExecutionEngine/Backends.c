@@ -22,6 +22,14 @@ CoopvecStatus coopvecCUDARun(CoopvecFunction *function, int64_t batch,
                              const CoopvecArray *results, int numThreads);
 void coopvecCUDADestroy(CoopvecEngine *engine);
 
+CoopvecStatus coopvecVulkanCompile(CoopvecEngine *engine);
+bool coopvecVulkanIsCompiled(const CoopvecEngine *engine);
+CoopvecStatus coopvecVulkanRun(CoopvecFunction *function, int64_t batch,
+                               const CoopvecArray *args,
+                               const CoopvecArray *results, int numThreads);
+void coopvecVulkanDestroy(CoopvecEngine *engine);
+CoopvecStatus coopvecVulkanListDevices(CoopvecBuffer *text);
+
 const CoopvecBackend coopvecCPUBackend = {
     .compile = coopvecCPUCompile,
     .isCompiled = coopvecCPUIsCompiled,
@@ -37,6 +45,21 @@ const CoopvecBackend coopvecCUDABackend = {
     .destroy = coopvecCUDADestroy,
 };
 
+#ifdef COOPVEC_HAVE_VULKAN
+// Built when the Vulkan headers were found; the loader is loaded with
+// dlopen when an engine compiles.
+const CoopvecBackend coopvecVulkanBackend = {
+    .compile = coopvecVulkanCompile,
+    .isCompiled = coopvecVulkanIsCompiled,
+    .run = coopvecVulkanRun,
+    .destroy = coopvecVulkanDestroy,
+};
+#endif
+
+static const char kNoVulkanHeaders[] =
+    "this build found no Vulkan headers (vulkan/vulkan.h: install "
+    "libvulkan-dev and configure again)";
+
 const CoopvecBackend *coopvecGetBackend(CoopvecTarget target,
                                         const char **reason) {
   switch (target) {
@@ -45,9 +68,34 @@ const CoopvecBackend *coopvecGetBackend(CoopvecTarget target,
   case CoopvecTargetCUDA:
     return &coopvecCUDABackend;
   case CoopvecTargetVulkan:
-    *reason = "not implemented yet";
+#ifdef COOPVEC_HAVE_VULKAN
+    return &coopvecVulkanBackend;
+#else
+    *reason = kNoVulkanHeaders;
     return NULL;
+#endif
   }
   *reason = "unknown target";
   return NULL;
+}
+
+CoopvecStatus coopvecTargetListDevices(CoopvecTarget target,
+                                       MlirStringCallback callback,
+                                       void *userData) {
+  CoopvecBuffer text = {0};
+  CoopvecStatus status = CoopvecStatusNoBackend;
+#ifdef COOPVEC_HAVE_VULKAN
+  if (target == CoopvecTargetVulkan)
+    status = coopvecVulkanListDevices(&text);
+#endif
+  if (status == CoopvecStatusNoBackend)
+    coopvecBufferAppendf(&text, "%s: %s", coopvecTargetGetName(target),
+                         target == CoopvecTargetVulkan
+                             ? kNoVulkanHeaders
+                             : "device listing is implemented for the "
+                               "vulkan target only");
+  if (callback)
+    callback(mlirStringRefCreate(coopvecBufferStr(&text), text.size), userData);
+  coopvecBufferFree(&text);
+  return status;
 }

@@ -1,8 +1,9 @@
 //===- CUDABackend.c - The CUDA backend: device, lowering, PTX ------------===//
 //
 // Compiling for CUDA:
-//   1. load the driver (CUDADriver.c) and open device 0 (CUDA_VISIBLE_DEVICES
-//      chooses which GPU that is): its compute capability picks the chip;
+//   1. load the driver (CUDADriver.c) and open device
+//      CoopvecEngineOptions.device, 0 by default (CUDA_VISIBLE_DEVICES
+//      chooses which GPUs count): its compute capability picks the chip;
 //   2. lower a clone with the engine's pipeline, by default
 //      coopvec-lower-to-nvvm{chip=sm_XY binary=false}, which stops before
 //      gpu-module-to-binary;
@@ -113,12 +114,13 @@ static CoopvecStatus describeDevice(CoopvecEngine *engine) {
   if (state->smVersion >= kMinSMVersion)
     return CoopvecStatusSuccess;
   return failWith(engine, CoopvecStatusNoDevice,
-                  "device 0 (%s) has compute capability %d.%d; the NVIDIA "
+                  "device %d (%s) has compute capability %d.%d; the NVIDIA "
                   "target needs 7.0 (sm_70) or newer",
-                  state->deviceName, major, minor);
+                  engine->device, state->deviceName, major, minor);
 }
 
-/// Loads the driver, opens device 0 and retains its primary context.
+/// Loads the driver, opens the engine's device and retains its primary
+/// context.
 static CoopvecStatus openDevice(CoopvecEngine *engine) {
   CoopvecCUDAState *state = engine->backendState;
   CoopvecBuffer reason = {0};
@@ -138,7 +140,11 @@ static CoopvecStatus openDevice(CoopvecEngine *engine) {
     return failWith(engine, CoopvecStatusNoDevice,
                     "no device (the NVIDIA driver found no GPU; "
                     "CUDA_VISIBLE_DEVICES may hide them)");
-  result = state->driver.cuDeviceGet(&state->device, 0);
+  if (engine->device >= count)
+    return failWith(engine, CoopvecStatusNoDevice,
+                    "no device %d: there %s %d (0 to %d)", engine->device,
+                    count == 1 ? "is" : "are", count, count - 1);
+  result = state->driver.cuDeviceGet(&state->device, engine->device);
   if (result != CUDA_SUCCESS)
     return coopvecCUDAFail(engine, result, "cuDeviceGet",
                            CoopvecStatusNoDevice);
@@ -253,9 +259,10 @@ static CoopvecStatus checkChip(CoopvecEngine *engine, MlirOperation gpuModule) {
                                 : version <= state->smVersion))
     return CoopvecStatusSuccess;
   return failWith(engine, CoopvecStatusHostMismatch,
-                  "the kernels were compiled for %s, which device 0 (%s, "
+                  "the kernels were compiled for %s, which device %d (%s, "
                   "sm_%d) cannot run",
-                  target.chip, state->deviceName, state->smVersion);
+                  target.chip, engine->device, state->deviceName,
+                  state->smVersion);
 }
 
 static CoopvecStatus readModule(CoopvecEngine *engine,

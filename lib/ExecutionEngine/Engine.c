@@ -147,6 +147,10 @@ static CoopvecStatus copyOptions(CoopvecEngine *engine,
     return coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
                              "invalid shared library list (%ld paths)",
                              (long)options->numSharedLibPaths);
+  if (options->device < 0)
+    return coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
+                             "device index %d is negative", options->device);
+  engine->device = options->device;
   if (options->pipeline && !(engine->pipeline = copyString(options->pipeline)))
     return coopvecEngineFail(engine, CoopvecStatusOutOfMemory, "out of memory");
   intptr_t count = options->numSharedLibPaths;
@@ -233,7 +237,12 @@ CoopvecStatus coopvecEngineCreate(MlirOperation module,
     return CoopvecStatusOutOfMemory;
   CoopvecEngineOptions defaults = coopvecEngineOptionsGetDefault();
   (*engine)->target = options ? options->target : defaults.target;
+  (*engine)->deviceSeconds = -1;
   return initEngine(*engine, module, options ? options : &defaults);
+}
+
+double coopvecEngineGetDeviceSeconds(const CoopvecEngine *engine) {
+  return engine ? engine->deviceSeconds : -1;
 }
 
 void coopvecEngineDestroy(CoopvecEngine *engine) {

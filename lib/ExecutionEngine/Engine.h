@@ -10,7 +10,11 @@
 // which also checks that the host can run the code) and runs the batch on
 // host threads (CPURun.c). The CUDA backend loads the NVIDIA driver at run
 // time (CUDADriver.c), lowers to PTX and loads it (CUDABackend.c), and
-// launches one kernel per run (CUDARun.c).
+// launches one kernel per run (CUDARun.c). The Vulkan backend loads the
+// Vulkan loader at run time (VulkanLoader.c), lowers to SPIR-V, checks
+// what the module needs against the device (SPIRVReflect.c) and creates
+// its pipelines (VulkanBackend.c), and dispatches once per run
+// (VulkanRun.c).
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +75,7 @@ const CoopvecBackend *coopvecGetBackend(CoopvecTarget target,
 
 extern const CoopvecBackend coopvecCPUBackend;
 extern const CoopvecBackend coopvecCUDABackend;
+extern const CoopvecBackend coopvecVulkanBackend;
 
 /// Runs `pipeline` (for coopvecParsePassPipeline, anchored on builtin.module;
 /// "" runs nothing) on `module`; diagnostics and pipeline syntax errors
@@ -95,8 +100,10 @@ struct CoopvecFunction {
 struct CoopvecEngine {
   CoopvecTarget target;
   const CoopvecBackend *backend;
-  void *backendState; // the backend's (the CPU uses `jit`)
-  char *pipeline; // NULL: the default
+  void *backendState;   // the backend's (the CPU uses `jit`)
+  char *pipeline;       // NULL: the default
+  int device;           // CoopvecEngineOptions.device
+  double deviceSeconds; // the last run's kernel time, -1: not measured
   MlirOperation source;
   MlirOperation lowered; // a clone of the options' module, or null
   char **sharedLibPaths;

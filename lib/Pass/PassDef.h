@@ -62,6 +62,11 @@ typedef struct CoopvecPipelineDef {
   const char *description;
   void (*expand)(MlirStringRef options, MlirStringCallback append,
                  void *userData);
+  /// Optional: reports through `error` why `options` are invalid (nothing
+  /// when they are valid); the parser then reports "in pipeline '<name>':
+  /// <message>" at the pipeline's name and does not expand it.
+  void (*check)(MlirStringRef options, MlirStringCallback error,
+                void *userData);
 } CoopvecPipelineDef;
 
 /// The registered pipeline whose argument is `argument`, or NULL.

@@ -19,6 +19,9 @@ extern const CoopvecPassDef coopvecCanonicalizePassDef;
 extern const CoopvecPassDef coopvecConvertToCPUPassDef;
 extern const CoopvecPassDef coopvecConvertToGPUPassDef;
 extern const CoopvecPassDef coopvecPrepareNVVMPassDef;
+extern const CoopvecPassDef coopvecPrepareSPIRVPassDef;
+extern const CoopvecPassDef coopvecNestSPIRVPassDef;
+extern const CoopvecPassDef coopvecFinishSPIRVPassDef;
 extern const CoopvecPassDef coopvecLLVMLoopAnnotationsPassDef;
 extern const CoopvecPassDef coopvecAutodiffPassDef;
 
@@ -26,15 +29,18 @@ static const CoopvecPassDef *const passDefs[] = {
     &coopvecVerifyPassDef,       &coopvecCanonicalizePassDef,
     &coopvecConvertToCPUPassDef, &coopvecLLVMLoopAnnotationsPassDef,
     &coopvecAutodiffPassDef,     &coopvecConvertToGPUPassDef,
-    &coopvecPrepareNVVMPassDef,
+    &coopvecPrepareNVVMPassDef,  &coopvecPrepareSPIRVPassDef,
+    &coopvecNestSPIRVPassDef,    &coopvecFinishSPIRVPassDef,
 };
 
 extern const CoopvecPipelineDef coopvecLowerToCPUPipelineDef;
 extern const CoopvecPipelineDef coopvecLowerToNVVMPipelineDef;
+extern const CoopvecPipelineDef coopvecLowerToSPIRVPipelineDef;
 
 static const CoopvecPipelineDef *const pipelineDefs[] = {
     &coopvecLowerToCPUPipelineDef,
     &coopvecLowerToNVVMPipelineDef,
+    &coopvecLowerToSPIRVPipelineDef,
 };
 
 static const intptr_t numPipelineDefs =

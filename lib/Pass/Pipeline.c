@@ -262,6 +262,18 @@ static void addRegisteredPipeline(PipelineParser *parser, MlirOpPassManager pm,
                                   const CoopvecPipelineDef *def,
                                   MlirStringRef options) {
   CoopvecBuffer text = {0}, error = {0};
+  if (def->check) {
+    def->check(options, coopvecBufferCallback, &error);
+    if (error.size) {
+      CoopvecBuffer report = {0};
+      coopvecBufferAppendf(&report, "in pipeline '%s': %s", def->argument,
+                           coopvecBufferStr(&error));
+      reportAt(parser, nameStart, coopvecBufferStr(&report));
+      coopvecBufferFree(&report);
+      coopvecBufferFree(&error);
+      return;
+    }
+  }
   def->expand(options, coopvecBufferCallback, &text);
   PipelineParser expanded = *parser;
   expanded.text = coopvecBufferStr(&text);

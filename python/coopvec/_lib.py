@@ -95,7 +95,8 @@ class EngineOptions(ctypes.Structure):  # CoopvecEngineOptions
     _fields_ = [("target", ctypes.c_int), ("pipeline", ctypes.c_char_p),
                 ("loweredModule", _Handle),
                 ("sharedLibPaths", ctypes.POINTER(ctypes.c_char_p)),
-                ("numSharedLibPaths", ctypes.c_ssize_t)]
+                ("numSharedLibPaths", ctypes.c_ssize_t),
+                ("device", ctypes.c_int)]
 
 
 _DIAGNOSTIC_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int8, ctypes.c_void_p,

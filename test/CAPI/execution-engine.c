@@ -10,7 +10,7 @@
 
 // CUDA without a driver (the library named by COOPVEC_LIBCUDA is missing);
 // test/CAPI/cuda-engine.c tests that backend.
-// RUN: env COOPVEC_LIBCUDA=%t.no-driver/libcuda.so.1 coopvec-capi-execution-engine 2>&1 | FileCheck %s
+// RUN: env COOPVEC_LIBCUDA=%t.no-driver/libcuda.so.1 COOPVEC_LIBVULKAN=%t.no-loader/libvulkan.so.1 coopvec-capi-execution-engine 2>&1 | FileCheck %s
 
 #include "coopvec-c/Coopvec.h"
 
@@ -508,7 +508,7 @@ static void testEngineErrors(MlirContext ctx) {
   // CHECK-NEXT: cuda: no device: CUDA: cannot load {{.*}}.no-driver/libcuda.so.1 (no NVIDIA driver): {{.*}}cannot open shared object file
   expectEngineError(ctx, "cuda", kScale, &options);
   coopvecTargetFromName("vulkan", &options.target);
-  // CHECK-NEXT: vulkan: no backend: the execution engine has no Vulkan backend (target 'vulkan'): not implemented yet
+  // CHECK-NEXT: vulkan: no device: Vulkan: cannot load {{.*}}.no-loader/libvulkan.so.1 (no Vulkan loader): {{.*}}cannot open shared object file
   expectEngineError(ctx, "vulkan", kScale, &options);
   options.target = (CoopvecTarget)7;
   // CHECK-NEXT: target 7: invalid argument: unknown target 7

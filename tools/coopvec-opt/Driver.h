@@ -41,6 +41,7 @@ typedef struct DriverOptions {
   bool emitLLVM;               // false: --emit=mlir (the default)
   CoopvecGPUEmitKind gpuEmitKind; // with emitGPU: --emit=ptx|cubin
   bool emitGPU;                   // a gpu.binary object, not the module
+  bool emitSPIRV;                 // --emit=spirv: the SPIR-V words
   CoopvecTargetOptions target; // --target-triple/--target-cpu/--opt-level
   PassFlag *passFlags;         // in command-line order
   size_t numPassFlags;

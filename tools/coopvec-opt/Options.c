@@ -159,7 +159,7 @@ static bool setInput(DriverOptions *options, const char *path) {
   return true;
 }
 
-/// --emit=mlir|llvm|asm|obj|ptx|cubin.
+/// --emit=mlir|llvm|asm|obj|ptx|cubin|spirv.
 static bool setEmit(DriverOptions *options, const char *value) {
   static const struct {
     const char *name;
@@ -171,9 +171,13 @@ static bool setEmit(DriverOptions *options, const char *value) {
     const char *name;
     CoopvecGPUEmitKind kind;
   } gpuKinds[] = {{"ptx", CoopvecEmitPTX}, {"cubin", CoopvecEmitCubin}};
-  options->emitLLVM = options->emitGPU = false;
+  options->emitLLVM = options->emitGPU = options->emitSPIRV = false;
   if (strcmp(value, "mlir") == 0)
     return true;
+  if (strcmp(value, "spirv") == 0) {
+    options->emitSPIRV = true;
+    return true;
+  }
   for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); ++i) {
     if (strcmp(value, kinds[i].name) == 0) {
       options->emitLLVM = true;
@@ -190,7 +194,7 @@ static bool setEmit(DriverOptions *options, const char *value) {
   }
   fprintf(stderr,
           "coopvec-opt: error: invalid --emit value '%s' (expected mlir, "
-          "llvm, asm, obj, ptx or cubin)\n",
+          "llvm, asm, obj, ptx, cubin or spirv)\n",
           value);
   return false;
 }
@@ -259,8 +263,9 @@ bool parseCommandLine(int argc, char **argv, DriverOptions *options) {
   for (int i = 1; i < argc; ++i)
     if (!parseArgument(argc, argv, &i, options, &onlyPositional))
       return false;
-  if ((options->emitLLVM || options->emitGPU) && options->splitInputFile) {
-    fprintf(stderr, "coopvec-opt: error: --emit=llvm/asm/obj/ptx/cubin "
+  if ((options->emitLLVM || options->emitGPU || options->emitSPIRV) &&
+      options->splitInputFile) {
+    fprintf(stderr, "coopvec-opt: error: --emit=llvm/asm/obj/ptx/cubin/spirv "
                     "produces one module and cannot be combined with "
                     "--split-input-file\n");
     return false;
@@ -336,7 +341,8 @@ void printHelp(FILE *stream) {
               "Output: mlir (default), llvm (LLVM IR), asm or obj (native "
               "object file); llvm/asm/obj need LLVM-dialect input, e.g. "
               "after --coopvec-lower-to-cpu; ptx or cubin (through ptxas) "
-              "need a gpu.binary, e.g. after --coopvec-lower-to-nvvm");
+              "need a gpu.binary, e.g. after --coopvec-lower-to-nvvm; spirv "
+              "(a SPIR-V binary) needs --coopvec-lower-to-spirv");
   printOption(stream, "--target-cpu=<cpu>",
               "CPU for --emit=asm/obj (default: the host CPU and its "
               "features)");

@@ -102,6 +102,9 @@ static bool runOnText(Driver *driver, const char *text, size_t size) {
         coopvecEmitGPU(module, driver->options->gpuEmitKind,
                        coopvecBufferCallback, &driver->output, printEmitError,
                        NULL));
+  } else if (ok && driver->options->emitSPIRV) {
+    ok = mlirLogicalResultIsSuccess(coopvecEmitSPIRV(
+        module, coopvecBufferCallback, &driver->output, printEmitError, NULL));
   } else if (ok) {
     mlirOperationPrintWithFlags(module, driver->printingFlags,
                                 coopvecBufferCallback, &driver->output);

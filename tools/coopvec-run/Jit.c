@@ -43,6 +43,13 @@ static void reportTimes(const Options *options, const CoopvecEngine *engine,
           "(%.1f ns per thread) %s\n",
           1e3 * lowerSeconds, 1e3 * compileSeconds, 1e3 * runSeconds,
           1e9 * runSeconds / (double)options->batch, where);
+  // The device's own timestamps, where the target measures them.
+  double kernelSeconds = coopvecEngineGetDeviceSeconds(engine);
+  if (kernelSeconds >= 0)
+    fprintf(stderr,
+            "coopvec-run: kernel %.3f ms (%.1f ns per thread) by the "
+            "device's timestamps\n",
+            1e3 * kernelSeconds, 1e9 * kernelSeconds / (double)options->batch);
 }
 
 /// The engine's view of the host arrays.

@@ -72,6 +72,10 @@ typedef struct Options {
   int64_t lanes;
   int64_t threads; // 0: all cores
   CoopvecTarget target;
+  bool hasTarget;
+  int64_t device; // --device: the engine's device index
+  bool hasDevice;
+  bool listDevices; // --list-devices: no input file needed
   bool check;
   double rtol, atol;
   bool hasRtol, hasAtol;

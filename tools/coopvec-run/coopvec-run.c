@@ -47,7 +47,9 @@ static const char kUsage[] =
     "         [--out=PREFIX | -o DIR] [--save-inputs=PREFIX] [--print]\n"
     "         [--check [--rtol=R] [--atol=A]] [--reference] [--time]\n"
     "         [--lanes=L] [--pipeline=PIPELINE] [--lowered=FILE]\n"
-    "         [--shared-lib=PATH ...] [--threads=N] [--target=cpu|cuda]\n";
+    "         [--shared-lib=PATH ...] [--threads=N]\n"
+    "         [--target=cpu|cuda|vulkan [--device=N]]\n"
+    "       coopvec-run --list-devices [--target=vulkan]\n";
 
 //===----------------------------------------------------------------------===//
 // Options
@@ -105,6 +107,8 @@ static bool parseFlag(const char *arg, Options *options) {
     options->print = true;
   else if (strcmp(arg, "--time") == 0)
     options->time = true;
+  else if (strcmp(arg, "--list-devices") == 0)
+    options->listDevices = true;
   else
     return false;
   return true;
@@ -129,6 +133,11 @@ static bool parseNumber(const char *arg, Options *options, bool *known) {
     return parseMemRefSize(value, options);
   if ((value = valueOf(arg, "--lanes")))
     return parseInt(value, &options->lanes) && options->lanes >= 1;
+  if ((value = valueOf(arg, "--device"))) {
+    options->hasDevice = true;
+    return parseInt(value, &options->device) && options->device >= 0 &&
+           options->device <= INT32_MAX;
+  }
   if ((value = valueOf(arg, "--threads")))
     return parseInt(value, &options->threads) && options->threads >= 1 &&
            options->threads <= 1024;
@@ -162,7 +171,8 @@ static bool parseValued(const char *arg, Options *options, bool *known) {
   else if ((value = valueOf(arg, "--pipeline")))
     options->pipeline = value;
   else if ((value = valueOf(arg, "--target")))
-    return coopvecTargetFromName(value, &options->target);
+    return (options->hasTarget = true) &&
+           coopvecTargetFromName(value, &options->target);
   else if ((value = valueOf(arg, "--shared-lib"))) {
     if (options->numSharedLibs == 8)
       return false;
@@ -217,6 +227,8 @@ static ParseStatus parseOptions(int argc, char **argv, Options *options,
     if (!parseArg(argc, argv, &i, options, outDirPrefix))
       return ParseError;
   }
+  if (options->listDevices)
+    return ParseOk;
   if (!options->inputPath || !options->entry) {
     runError("%s\n%s", !options->inputPath ? "no input file" : "no --entry",
              kUsage);
@@ -228,6 +240,11 @@ static ParseStatus parseOptions(int argc, char **argv, Options *options,
     runError("%s is an option of the cpu target, not of '%s'",
              options->lanes ? "--lanes" : "--threads",
              coopvecTargetGetName(options->target));
+    return ParseError;
+  }
+  if (options->target == CoopvecTargetCPU && options->hasDevice) {
+    runError("--device is an option of the cuda and vulkan targets, not of "
+             "'cpu'");
     return ParseError;
   }
   return ParseOk;
@@ -435,6 +452,7 @@ static CoopvecEngine *createEngine(const Options *options, MlirModule module,
     engineOptions.loweredModule = mlirModuleGetOperation(lowered);
   engineOptions.sharedLibPaths = options->sharedLibs;
   engineOptions.numSharedLibPaths = options->numSharedLibs;
+  engineOptions.device = (int)options->device;
   CoopvecEngine *engine = NULL;
   if (coopvecEngineCreate(mlirModuleGetOperation(module), &engineOptions,
                           &engine) == CoopvecStatusSuccess)
@@ -483,6 +501,26 @@ static int runFile(Options *options, MlirContext ctx) {
   return rc;
 }
 
+static void printText(MlirStringRef text, void *userData) {
+  fwrite(text.data, 1, text.length, (FILE *)userData);
+}
+
+/// --list-devices: the target's devices on stdout (Vulkan by default, the
+/// one target that lists them), or the reason there are none.
+static int listDevices(const Options *options) {
+  CoopvecTarget target =
+      options->hasTarget ? options->target : CoopvecTargetVulkan;
+  CoopvecBuffer text = {0};
+  CoopvecStatus status =
+      coopvecTargetListDevices(target, coopvecBufferCallback, &text);
+  if (status == CoopvecStatusSuccess)
+    printText(mlirStringRefCreate(coopvecBufferStr(&text), text.size), stdout);
+  else
+    runError("%s", coopvecBufferStr(&text));
+  coopvecBufferFree(&text);
+  return status == CoopvecStatusSuccess ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
   Options options;
   char outDirPrefix[4096];
@@ -490,6 +528,11 @@ int main(int argc, char **argv) {
   if (parsed != ParseOk) {
     freeOptions(&options);
     return parsed == ParseHelp ? 0 : 1;
+  }
+  if (options.listDevices) {
+    int listed = listDevices(&options);
+    freeOptions(&options);
+    return listed;
   }
   MlirContext ctx = mlirContextCreate();
   int rc = 1;

@@ -39,6 +39,7 @@ typedef struct ConvertOptions {
   int64_t blockSize;
   int64_t subgroupSize;
   int64_t workgroupMemory;
+  bool builtinLaneId;
 } ConvertOptions;
 
 enum { MAX_BLOCK_SIZE = 1024, MAX_WORKGROUP_MEMORY = 1 << 20 };
@@ -75,6 +76,7 @@ static void resolveOptions(const ConvertOptions *options, GPUConfig *config,
   config->blockSize = options->blockSize;
   config->subgroupSize = options->subgroupSize;
   config->workgroupMemory = options->workgroupMemory;
+  config->builtinLaneId = options->builtinLaneId;
   if (!parseMatvecMode(options->matvec, &config->matvec))
     coopvecBufferAppendf(message,
                          "matvec=%s is not a schedule; use mma, "
@@ -257,12 +259,21 @@ static void createPrologue(GPULowering *l, MlirLocation loc) {
                            indexConstant(l, l->config->subgroupSize));
   l->subgroupRow =
       coopvecBuildBinaryOp(b, "arith.subi", l->threadInBlock, lane);
-  MlirValue subgroupStart =
-      coopvecBuildBinaryOp(b, "arith.subi", l->thread, lane);
-  l->leader = coopvecBuildBinaryOp(
-      b, "arith.andi",
-      coopvecBuildCmpI(b, COOPVEC_CMPI_EQ, lane, indexConstant(l, 0)),
-      coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, subgroupStart, l->n));
+  if (l->config->builtinLaneId) {
+    // Lane 0 of the subgroup the hardware formed, whatever its size; a
+    // subgroup without a valid thread adds -0.0, which changes nothing.
+    MlirValue laneId = coopvecBuild1(b, "gpu.lane_id", 0, NULL,
+                                     mlirIndexTypeGet(l->p.ctx), 0, NULL);
+    l->leader =
+        coopvecBuildCmpI(b, COOPVEC_CMPI_EQ, laneId, indexConstant(l, 0));
+  } else {
+    MlirValue subgroupStart =
+        coopvecBuildBinaryOp(b, "arith.subi", l->thread, lane);
+    l->leader = coopvecBuildBinaryOp(
+        b, "arith.andi",
+        coopvecBuildCmpI(b, COOPVEC_CMPI_EQ, lane, indexConstant(l, 0)),
+        coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, subgroupStart, l->n));
+  }
   l->isLast = coopvecBuildCmpI(
       b, COOPVEC_CMPI_EQ, l->thread,
       coopvecBuildBinaryOp(b, "arith.subi", l->n, indexConstant(l, 1)));
@@ -401,6 +412,12 @@ static const CoopvecPassOption convertOptions[] = {
      offsetof(ConvertOptions, workgroupMemory), "49152",
      "bytes of workgroup memory the tensor-core staging of a kernel may use "
      "(48 KiB: the static shared memory of every NVIDIA GPU)"},
+    {"builtin-lane-id", CoopvecOptionBool,
+     offsetof(ConvertOptions, builtinLaneId), "false",
+     "the training ops elect lane 0 of each subgroup by gpu.lane_id (the "
+     "hardware's subgroup invocation id) instead of thread_id modulo "
+     "subgroup-size, so that simt kernels are right for any subgroup size "
+     "(Vulkan drivers may pick it per pipeline)"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {

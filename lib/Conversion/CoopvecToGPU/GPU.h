@@ -39,6 +39,7 @@ typedef struct GPUConfig {
   int64_t blockSize;       // threads per workgroup
   int64_t subgroupSize;    // threads per subgroup (an NVIDIA warp: 32)
   int64_t workgroupMemory; // bytes the tensor-core staging may use
+  bool builtinLaneId;      // leader: gpu.lane_id == 0 (any subgroup size)
 } GPUConfig;
 
 /// The workgroup buffers the tensor-core matvecs of a kernel share, in

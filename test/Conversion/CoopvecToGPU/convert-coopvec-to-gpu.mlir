@@ -16,6 +16,10 @@
 // The defaults: 128 threads per block, staging sized for it.
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu %s | FileCheck %s --check-prefix=DEFAULT
 
+// builtin-lane-id (what coopvec-lower-to-spirv uses): the training ops'
+// leader is lane 0 of the hardware's subgroup, whatever its size.
+// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 builtin-lane-id=true" %s | FileCheck %s --check-prefix=HWLANE
+
 //===----------------------------------------------------------------------===//
 // Kernels, the launch contract and the partial last block
 //===----------------------------------------------------------------------===//
@@ -518,6 +522,12 @@ func.func @simt_tiled(%x: !coopvec.vec<40, f32>, %w: memref<?xf32>, %off: index)
 // CHECK-COUNT-2: gpu.subgroup_reduce
 // CHECK-NOT:     scf.if %[[VALID]]
 // CHECK:         gpu.return
+// HWLANE-LABEL: gpu.func @training_kernel(
+// HWLANE:        %[[LANE:.*]] = gpu.lane_id
+// HWLANE-NEXT:     %[[LEADER:.*]] = arith.cmpi eq, %[[LANE]], %{{.*}} : index
+// HWLANE:        scf.if %[[LEADER]] {
+// HWLANE-NEXT:       arith.truncf
+// HWLANE-NEXT:       memref.atomic_rmw addf
 func.func @training(%a: !coopvec.vec<2, f16>, %b: !coopvec.vec<3, f16>, %g: memref<?xf16>, %off: index) {
   %G = "coopvec.matrix_view"(%g) {offset = 16} : (memref<?xf16>) -> !coopvec.matrix<2, 3, f16, "col_major">
   "coopvec.outer_product_accumulate"(%a, %b, %G) : (!coopvec.vec<2, f16>, !coopvec.vec<3, f16>, !coopvec.matrix<2, 3, f16, "col_major">) -> ()

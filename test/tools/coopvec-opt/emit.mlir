@@ -18,7 +18,7 @@
 // ASM: scale:
 // ASM: mulss
 // EXEC: scale(3, 0.5) = 1.5
-// BADKIND: coopvec-opt: error: invalid --emit value 'wasm' (expected mlir, llvm, asm, obj, ptx or cubin)
+// BADKIND: coopvec-opt: error: invalid --emit value 'wasm' (expected mlir, llvm, asm, obj, ptx, cubin or spirv)
 // SPLIT: cannot be combined with --split-input-file
 // OPT: invalid --opt-level value '7'
 // NOTLLVM: coopvec-opt: error: cannot translate the module to LLVM IR

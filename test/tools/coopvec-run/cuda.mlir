@@ -35,6 +35,14 @@
 // RUN:   | FileCheck %s --check-prefix=THREADS
 // THREADS: coopvec-run: error: --threads is an option of the cpu target, not of 'cuda'
 
+// --device picks the driver's ordinal; one that does not exist is an error.
+// RUN: env COOPVEC_LIBCUDA=%fake_libcuda not coopvec-run %s --entry=grad --random --target=cuda --device=3 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=DEVICE3
+// DEVICE3: coopvec-run: error: CUDA: no device 3: there is 1 (0 to 0)
+// RUN: env COOPVEC_LIBCUDA=%fake_libcuda FAKE_CUDA_DEVICES=2 coopvec-run %s --entry=grad --random --target=cuda --device=1 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=DEVICE1
+// DEVICE1: fake-cuda: launch grad_kernel: grid 1x1x1
+
 // The launch, parameter by parameter, for 1000 threads.
 // RUN: env COOPVEC_LIBCUDA=%fake_libcuda coopvec-run %s --entry=layer --batch=1000 \
 // RUN:   --arg=%t/f32.npy --arg=%t/f16.npy --arg=%t/f64.npy --arg=%t/i64.npy --arg=%t/offset.npy \

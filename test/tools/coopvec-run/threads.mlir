@@ -57,9 +57,10 @@
 // RUN:   --entry=mlp --random --target=cuda 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=CUDA
 // CUDA: coopvec-run: error: CUDA: cannot load {{.*}}/no-driver/libcuda.so.1 (no NVIDIA driver): {{.*}}cannot open shared object file
-// RUN: not coopvec-run %s --entry=mlp --random --target=vulkan 2>&1 \
+// RUN: env COOPVEC_LIBVULKAN=%t/no-loader/libvulkan.so.1 not coopvec-run %s \
+// RUN:   --entry=mlp --random --target=vulkan 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=VULKAN
-// VULKAN: coopvec-run: error: the execution engine has no Vulkan backend (target 'vulkan'): not implemented yet
+// VULKAN: coopvec-run: error: Vulkan: cannot load {{.*}}/no-loader/libvulkan.so.1 (no Vulkan loader): {{.*}}cannot open shared object file
 // RUN: not coopvec-run %s --entry=mlp --random --target=metal 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=METAL
 // METAL: coopvec-run: error: invalid value in '--target=metal'

@@ -1,0 +1,40 @@
+//===- PrepareSPIRV.h - coopvec-prepare-spirv internals -----------*- C -*-===//
+//
+// The steps of coopvec-prepare-spirv on one kernel (a gpu.func of a
+// gpu.module from convert-coopvec-to-gpu), each in its own file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COOPVEC_LIB_CONVERSION_PREPARESPIRV_PREPARESPIRV_H
+#define COOPVEC_LIB_CONVERSION_PREPARESPIRV_PREPARESPIRV_H
+
+#include <mlir-c/IR.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/// The discardable attributes that mark an atomic the SPIR-V conversion
+/// cannot express (lib/Conversion/FinishSPIRV), on a `spirv.GL.SClamp`
+/// placeholder: `coopvec.atomic` is "fadd" or "cas", `coopvec.atomic_arg` the
+/// index of the kernel argument (the buffer) it works on.
+#define COOPVEC_SPIRV_ATOMIC_ATTR "coopvec.atomic"
+#define COOPVEC_SPIRV_ATOMIC_ARG_ATTR "coopvec.atomic_arg"
+
+/// Replaces every 1-D builtin vector value of `kernel` by its elements
+/// (Scalarize.c): SPIR-V vectors have 2, 3 or 4 elements (8 and 16 with
+/// Vector16), and the uniform loads and masks of the per-thread layer are
+/// of any length. Returns false after emitting an error at an op it
+/// cannot scalarize.
+bool coopvecScalarizeVectors(MlirOperation kernel, const char *passName);
+
+/// Rewrites every `memref.atomic_rmw addf` of `kernel` (Atomics.c): f32
+/// with `atomicFloat` into a placeholder that coopvec-finish-spirv makes
+/// an `OpAtomicFAddEXT`, otherwise (and always for f16) into a
+/// compare-and-swap loop (`scf.while`) on the 32-bit word holding the
+/// element, whose compare-exchange is a placeholder that
+/// coopvec-finish-spirv makes an `OpAtomicCompareExchange` on an aliased
+/// view of the buffer as i32 words. Returns false after emitting an error.
+bool coopvecLowerFloatAtomics(MlirOperation kernel, bool atomicFloat,
+                              const char *passName);
+
+#endif // COOPVEC_LIB_CONVERSION_PREPARESPIRV_PREPARESPIRV_H

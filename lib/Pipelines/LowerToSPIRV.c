@@ -1,0 +1,255 @@
+//===- LowerToSPIRV.c - The coopvec-lower-to-spirv pipeline ---------------===//
+//
+// From coopvec IR to a `gpu.binary` holding SPIR-V for Vulkan (read it with
+// coopvecEmitSPIRV or `coopvec-opt --emit=spirv`); `binary=false` stops
+// before gpu-module-to-binary, leaving the gpu.module with its nested
+// spirv.module (docs/execution-model.md, "The Vulkan kernel ABI").
+//
+//   mode=portable            every matvec as per-thread FMA loops
+//                            (convert-coopvec-to-gpu matvec=simt): any
+//                            Vulkan device, any subgroup size;
+//   mode=cooperative-matrix  f16 matvecs on KHR cooperative matrices
+//                            (matvec=auto: tensor-core staging where it
+//                            fits `workgroup-memory`), f32 ones as above;
+//   mode=auto                one of the two from what the device has:
+//                            `device-cooperative-matrix=true|false` must
+//                            say it (the execution engine reads it from the
+//                            device), else the pipeline is refused.
+//
+// The options are checked here (check), so that a bad one is reported at
+// the pipeline's name before anything runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Pass/PassDef.h"
+
+#include "coopvec-c/Support.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum Mode { ModePortable, ModeCooperativeMatrix, ModeAuto } Mode;
+
+typedef struct SPIRVOptions {
+  Mode mode;
+  int deviceCooperativeMatrix;                      // -1: not given
+  int64_t subgroupSize, blockSize, workgroupMemory; // blockSize 0: default
+  bool atomicFloat, binary, preserve;
+  char shapes[128];
+  CoopvecBuffer error; // the first bad option
+} SPIRVOptions;
+
+static bool keyIs(MlirStringRef key, const char *name) {
+  return key.length == strlen(name) && strncmp(key.data, name, key.length) == 0;
+}
+
+static bool parseBool(MlirStringRef value, bool *out) {
+  if (keyIs(value, "true") || keyIs(value, "false")) {
+    *out = keyIs(value, "true");
+    return true;
+  }
+  return false;
+}
+
+static bool parseInt(MlirStringRef value, int64_t low, int64_t high,
+                     int64_t *out) {
+  char text[32];
+  if (value.length == 0 || value.length >= sizeof(text))
+    return false;
+  memcpy(text, value.data, value.length);
+  text[value.length] = '\0';
+  char *end;
+  errno = 0;
+  long long parsed = strtoll(text, &end, 10);
+  if (errno || *end || parsed < low || parsed > high)
+    return false;
+  *out = parsed;
+  return true;
+}
+
+static void badValue(SPIRVOptions *o, MlirStringRef key, MlirStringRef value,
+                     const char *expected) {
+  if (!o->error.size)
+    coopvecBufferAppendf(&o->error, "%.*s=%.*s is not valid: expected %s",
+                         (int)key.length, key.data, (int)value.length,
+                         value.data, expected);
+}
+
+static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
+  bool flag;
+  if (keyIs(key, "mode")) {
+    if (keyIs(value, "portable"))
+      o->mode = ModePortable;
+    else if (keyIs(value, "cooperative-matrix"))
+      o->mode = ModeCooperativeMatrix;
+    else if (keyIs(value, "auto"))
+      o->mode = ModeAuto;
+    else
+      badValue(o, key, value, "portable, cooperative-matrix or auto");
+  } else if (keyIs(key, "device-cooperative-matrix")) {
+    if (parseBool(value, &flag))
+      o->deviceCooperativeMatrix = flag;
+    else
+      badValue(o, key, value, "true or false");
+  } else if (keyIs(key, "subgroup-size")) {
+    if (!parseInt(value, 1, 128, &o->subgroupSize) ||
+        (o->subgroupSize & (o->subgroupSize - 1)))
+      badValue(o, key, value, "a power of two from 1 to 128");
+  } else if (keyIs(key, "block-size") || keyIs(key, "workgroup-size")) {
+    if (!parseInt(value, 1, 1024, &o->blockSize))
+      badValue(o, key, value, "1 to 1024 threads");
+  } else if (keyIs(key, "workgroup-memory")) {
+    if (!parseInt(value, 0, 1 << 20, &o->workgroupMemory))
+      badValue(o, key, value, "0 to 1048576 bytes");
+  } else if (keyIs(key, "atomic-float")) {
+    if (!parseBool(value, &o->atomicFloat))
+      badValue(o, key, value, "true or false");
+  } else if (keyIs(key, "signed-zero-inf-nan-preserve")) {
+    if (!parseBool(value, &o->preserve))
+      badValue(o, key, value, "true or false");
+  } else if (keyIs(key, "binary")) {
+    if (!parseBool(value, &o->binary))
+      badValue(o, key, value, "true or false");
+  } else if (keyIs(key, "cooperative-matrix-shapes")) {
+    if (value.length == 0 || value.length >= sizeof(o->shapes))
+      badValue(o, key, value, "a comma list of MxNxK shapes");
+    else {
+      memcpy(o->shapes, value.data, value.length);
+      o->shapes[value.length] = '\0';
+    }
+  } else if (!o->error.size) {
+    coopvecBufferAppendf(
+        &o->error,
+        "unknown option '%.*s' (options: mode, device-cooperative-matrix, "
+        "subgroup-size, block-size, workgroup-memory, atomic-float, "
+        "cooperative-matrix-shapes, signed-zero-inf-nan-preserve, binary)",
+        (int)key.length, key.data);
+  }
+}
+
+/// Reads `key=value` words (space separated, as pass options) and resolves
+/// mode=auto; the first problem lands in `o->error`.
+static void parseOptions(MlirStringRef text, SPIRVOptions *o) {
+  memset(o, 0, sizeof(*o));
+  o->mode = ModePortable;
+  o->deviceCooperativeMatrix = -1;
+  o->subgroupSize = 32;
+  o->workgroupMemory = 32768;
+  o->binary = true;
+  o->preserve = true;
+  strcpy(o->shapes, "16x16x16");
+  size_t pos = 0;
+  while (pos < text.length) {
+    while (pos < text.length && isspace((unsigned char)text.data[pos]))
+      ++pos;
+    size_t start = pos;
+    while (pos < text.length && !isspace((unsigned char)text.data[pos]))
+      ++pos;
+    if (pos == start)
+      break;
+    MlirStringRef word = mlirStringRefCreate(text.data + start, pos - start);
+    const char *equals = memchr(word.data, '=', word.length);
+    size_t keyLength = equals ? (size_t)(equals - word.data) : word.length;
+    setOption(o, mlirStringRefCreate(word.data, keyLength),
+              keyLength < word.length
+                  ? mlirStringRefCreate(word.data + keyLength + 1,
+                                        word.length - keyLength - 1)
+                  : mlirStringRefCreate("", 0));
+  }
+  if (o->mode == ModeAuto) {
+    if (o->deviceCooperativeMatrix < 0 && !o->error.size)
+      coopvecBufferAppendStr(
+          &o->error,
+          "mode=auto chooses between portable and cooperative-matrix from "
+          "what the device has, and no device was described: give "
+          "device-cooperative-matrix=true|false (whether the device "
+          "multiplies the cooperative-matrix-shapes; the execution engine "
+          "passes what the device reports) or mode=portable|"
+          "cooperative-matrix");
+    o->mode =
+        o->deviceCooperativeMatrix == 1 ? ModeCooperativeMatrix : ModePortable;
+  }
+  if (o->mode == ModeCooperativeMatrix && o->subgroupSize % 16 &&
+      !o->error.size)
+    coopvecBufferAppendf(
+        &o->error,
+        "mode=cooperative-matrix stages the vectors of a "
+        "subgroup as rows of 16 x 16 tiles: subgroup-size=%lld "
+        "must be a multiple of 16",
+        (long long)o->subgroupSize);
+}
+
+/// The subgroup size convert-coopvec-to-gpu works with: portable kernels
+/// do not depend on it (builtin-lane-id), but it takes 4 to 128.
+static int64_t conversionSubgroupSize(const SPIRVOptions *o) {
+  return o->subgroupSize < 4 ? 4 : o->subgroupSize;
+}
+
+static int64_t blockSizeOf(const SPIRVOptions *o) {
+  if (o->blockSize)
+    return o->blockSize;
+  int64_t subgroup = conversionSubgroupSize(o);
+  return subgroup > 64 ? subgroup : 64;
+}
+
+static void checkLowerToSPIRV(MlirStringRef text, MlirStringCallback error,
+                              void *userData) {
+  SPIRVOptions o;
+  parseOptions(text, &o);
+  if (!o.error.size && blockSizeOf(&o) % conversionSubgroupSize(&o))
+    coopvecBufferAppendf(&o.error,
+                         "block-size=%lld must be a multiple of the subgroup "
+                         "size (%lld)",
+                         (long long)blockSizeOf(&o),
+                         (long long)conversionSubgroupSize(&o));
+  if (o.error.size)
+    error(mlirStringRefCreate(o.error.data, o.error.size), userData);
+  coopvecBufferFree(&o.error);
+}
+
+static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
+                               void *userData) {
+  SPIRVOptions o;
+  parseOptions(text, &o); // checked by checkLowerToSPIRV
+  bool cooperative = o.mode == ModeCooperativeMatrix;
+  CoopvecBuffer pipeline = {0};
+  coopvecBufferAppendf(
+      &pipeline,
+      "coopvec-verify,"
+      "convert-coopvec-to-gpu{matvec=%s block-size=%lld subgroup-size=%lld "
+      "workgroup-memory=%lld builtin-lane-id=true},"
+      "gpu.module(canonicalize,cse,loop-invariant-code-motion,"
+      "coopvec-prepare-spirv{subgroup-size=%lld atomic-float=%s "
+      "cooperative-matrix=%s cooperative-matrix-shapes=%s "
+      "signed-zero-inf-nan-preserve=%s},"
+      "map-memref-spirv-storage-class{client-api=vulkan},"
+      "convert-math-to-spirv),"
+      "convert-gpu-to-spirv{use-64bit-index=false},"
+      "coopvec-nest-spirv,"
+      "gpu.module(spirv.module(spirv-lower-abi-attrs,"
+      "coopvec-finish-spirv{signed-zero-inf-nan-preserve=%s},"
+      "canonicalize,cse,spirv-update-vce))%s",
+      cooperative ? "auto" : "simt", (long long)blockSizeOf(&o),
+      (long long)conversionSubgroupSize(&o), (long long)o.workgroupMemory,
+      (long long)o.subgroupSize, o.atomicFloat ? "true" : "false",
+      cooperative ? "true" : "false", o.shapes, o.preserve ? "true" : "false",
+      o.preserve ? "true" : "false",
+      o.binary ? ",gpu-module-to-binary{format=bin}" : "");
+  append(mlirStringRefCreate(pipeline.data, pipeline.size), userData);
+  coopvecBufferFree(&pipeline);
+  coopvecBufferFree(&o.error);
+}
+
+const CoopvecPipelineDef coopvecLowerToSPIRVPipelineDef = {
+    .argument = "coopvec-lower-to-spirv",
+    .description = "Lower coopvec IR to a gpu.binary with SPIR-V for Vulkan "
+                   "(mode=portable|cooperative-matrix|auto; "
+                   "convert-coopvec-to-gpu, coopvec-prepare-spirv, "
+                   "convert-gpu-to-spirv, coopvec-nest-spirv, "
+                   "coopvec-finish-spirv; binary=false: stop before "
+                   "gpu-module-to-binary)",
+    .expand = expandLowerToSPIRV,
+    .check = checkLowerToSPIRV,
+};

@@ -1,0 +1,94 @@
+// RUN: coopvec-opt --split-input-file --verify-diagnostics --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv))' %s
+// RUN: not coopvec-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv{subgroup-size=12}))' 2>&1 | FileCheck %s --check-prefix=SUBGROUP
+// RUN: not coopvec-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv{cooperative-matrix-shapes=16x16}))' 2>&1 | FileCheck %s --check-prefix=SHAPES
+// SUBGROUP: error: subgroup-size=12 must be a power of two from 1 to 128 (in coopvec-prepare-spirv)
+// SHAPES: error: cooperative-matrix-shapes=16x16 is not a comma list of MxNxK shapes (at most 16, sides 1 to 256) (in coopvec-prepare-spirv)
+
+// A gpu.module for another target.
+// expected-error@+1 {{'gpu.module' op has a target that is not SPIR-V; coopvec-prepare-spirv prepares modules for Vulkan only}}
+gpu.module @nvvm [#nvvm.target<chip = "sm_80">] {
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error@+1 {{'gpu.func' op has no workgroup size: coopvec-prepare-spirv needs known_block_size (or coopvec.block_size) on every kernel}}
+  gpu.func @k() kernel {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  // expected-error@+1 {{'gpu.func' op takes a builtin vector as argument 0; a Vulkan kernel argument is a scalar or a memref (one storage buffer each)}}
+  gpu.func @k(%v: vector<4xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%m: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %v = vector.load %m[%c0] : memref<?xf32>, vector<8xf32>
+    // expected-error@+1 {{'vector.reduction' op works on builtin vectors, which coopvec-prepare-spirv splits into their elements for SPIR-V (whose vectors have at most 4); it does not split this op}}
+    %s = vector.reduction <add>, %v : vector<8xf32> into f32
+    memref.store %s, %m[%c0] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%m: memref<?x?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    // expected-error@+1 {{'vector.load' op works on builtin vectors, which coopvec-prepare-spirv splits into their elements for SPIR-V (whose vectors have at most 4); it splits 1-D vectors of a fixed size only}}
+    %v = vector.load %m[%c0, %c0] : memref<?x?xf32>, vector<2x2xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%m: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %v = arith.constant 1.0 : f32
+    %p = memref.alloca() : memref<4xf32>
+    // expected-error@+1 {{'memref.atomic_rmw' op adds into a memref that is not an f32 or f16 rank-1 argument of the kernel; coopvec-prepare-spirv lowers float atomics on kernel arguments only}}
+    %r = memref.atomic_rmw addf %v, %p[%c0] : (f32, memref<4xf32>) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%m: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %v = arith.constant 1.0 : f32
+    // expected-error@+1 {{'memref.atomic_rmw' op is a float atomic other than addf, which coopvec-prepare-spirv cannot lower to SPIR-V}}
+    %r = memref.atomic_rmw maximumf %v, %m[%c0] : (f32, memref<?xf32>) -> f32
+    gpu.return
+  }
+}
+
+// -----
+
+// Cooperative-matrix ops need a target that has them (and their shape,
+// and, as they stage rows by subgroup, the subgroup size they were
+// converted for).
+gpu.module @m {
+  gpu.func @k(%m: memref<256xf16, 3>, %c: memref<256xf32, 3>) kernel attributes {known_block_size = array<i32: 32, 1, 1>, coopvec.subgroup_size = 32 : i64} {
+    %c0 = arith.constant 0 : index
+    %a = gpu.subgroup_mma_load_matrix %m[%c0] {leadDimension = 16 : index} : memref<256xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
+    %b = gpu.subgroup_mma_load_matrix %m[%c0] {leadDimension = 16 : index} : memref<256xf16, 3> -> !gpu.mma_matrix<16x16xf16, "BOp">
+    %z = gpu.subgroup_mma_load_matrix %c[%c0] {leadDimension = 16 : index} : memref<256xf32, 3> -> !gpu.mma_matrix<16x16xf32, "COp">
+    // expected-error@+1 {{'gpu.subgroup_mma_compute' op multiplies cooperative matrices, which the target does not have (coopvec-prepare-spirv with cooperative-matrix=true, coopvec-lower-to-spirv with mode=cooperative-matrix; or convert with matvec=simt)}}
+    %d = gpu.subgroup_mma_compute %a, %b, %z : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+    gpu.return
+  }
+}

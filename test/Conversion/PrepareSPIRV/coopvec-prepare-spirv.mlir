@@ -1,0 +1,156 @@
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv))' %s | FileCheck %s
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv{subgroup-size=8 atomic-float=true cooperative-matrix=true cooperative-matrix-shapes=16x16x16,16x8x16 signed-zero-inf-nan-preserve=false}))' %s | FileCheck %s --check-prefix=OPTS
+
+// The target environment goes on the gpu.module (its `targets` and the
+// `spirv.target_env` attribute convert-gpu-to-spirv reads), every kernel
+// gets its workgroup size as `spirv.entry_point_abi`. Builtin vectors are
+// split into their elements: a vector.load into memref.loads; a dynamic
+// extract from a memref the kernel never writes reloads the element, one
+// from any other vector reads a private copy (an alloca in Function
+// storage); a masked-off element is not read (scf.if). Private arrays move
+// to Function storage; subgroup reductions lose `uniform`.
+// CHECK-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Float16, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, SignedZeroInfNanPreserve], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_KHR_float_controls]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64]>>] attributes {spirv.target_env = #spirv.target_env<
+// CHECK:         gpu.func @k(%[[N:.*]]: index, %[[W:.*]]: memref<?xf32>, %[[O:.*]]: memref<?xf32>) kernel
+// CHECK-SAME:      spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>
+// CHECK-NEXT:      %[[COPY:.*]] = memref.alloca() {alignment = 4 : i64} : memref<3xf32, #spirv.storage_class<Function>>
+// CHECK:           %[[T:.*]] = gpu.thread_id x
+// CHECK-NEXT:      %[[P:.*]] = memref.alloca() {alignment = 16 : i64} : memref<4xf32, #spirv.storage_class<Function>>
+// CHECK-NEXT:      %[[B0:.*]] = memref.load %[[W]][%[[C4:.*]]] : memref<?xf32>
+// CHECK:           %[[B1:.*]] = memref.load %[[W]][%{{.*}}] : memref<?xf32>
+// CHECK:           %[[B2:.*]] = memref.load %[[W]][%{{.*}}] : memref<?xf32>
+// CHECK-NEXT:      %[[AT:.*]] = arith.addi %[[C4]], %[[T]] : index
+// CHECK-NEXT:      %[[BT:.*]] = memref.load %[[W]][%[[AT]]] : memref<?xf32>
+// CHECK-DAG:       %[[K0:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG:       %[[K1:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-DAG:       %[[K2:.*]] = arith.constant 3.000000e+00 : f32
+// CHECK:           %[[S0:.*]] = arith.addf %[[B0]], %[[K0]] : f32
+// CHECK-NEXT:      %[[S1:.*]] = arith.addf %[[B1]], %[[K1]] : f32
+// CHECK-NEXT:      %[[S2:.*]] = arith.addf %[[B2]], %[[K2]] : f32
+// CHECK:           memref.store %[[S0]], %[[COPY]]
+// CHECK:           memref.store %[[S1]], %[[COPY]]
+// CHECK:           memref.store %[[S2]], %[[COPY]]
+// CHECK-NEXT:      %[[ST:.*]] = memref.load %[[COPY]][%[[T]]] : memref<3xf32, #spirv.storage_class<Function>>
+// CHECK:           %[[M0BIT:.*]] = arith.cmpi slt, %{{.*}}, %[[T]] : index
+// CHECK:           %[[M0:.*]] = scf.if %[[M0BIT]] -> (f32) {
+// CHECK-NEXT:        %[[L0:.*]] = memref.load %[[O]]
+// CHECK-NEXT:        scf.yield %[[L0]] : f32
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.yield %[[B1]] : f32
+// CHECK-NEXT:      }
+// CHECK:           scf.if
+// CHECK:           %[[SUM:.*]] = gpu.subgroup_reduce add %[[M0]] : (f32) -> f32
+// CHECK-NEXT:      memref.store %[[BT]], %[[P]]
+// CHECK-NEXT:      memref.store %[[ST]], %[[O]][%[[T]]]
+// CHECK-NEXT:      memref.store %[[SUM]], %[[O]][%[[C4]]]
+// CHECK-NOT:       vector.
+// OPTS-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Float16, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, AtomicFloat32AddEXT, CooperativeMatrixKHR], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_EXT_shader_atomic_float_add, SPV_KHR_cooperative_matrix]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64], subgroup_size = 8, cooperative_matrix_properties_khr = [#spirv.coop_matrix_props_khr<m_size = 16, n_size = 16, k_size = 16, a_type = f16, b_type = f16, c_type = f32, result_type = f32, acc_sat = false, scope = <Subgroup>>, #spirv.coop_matrix_props_khr<m_size = 16, n_size = 8, k_size = 16, a_type = f16, b_type = f16, c_type = f32, result_type = f32, acc_sat = false, scope = <Subgroup>>]>>]
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels {
+    gpu.func @k(%n: index, %w: memref<?xf32>, %o: memref<?xf32>) kernel attributes {coopvec.block_size = 64 : i64, coopvec.subgroup_size = 8 : i64, known_block_size = array<i32: 64, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c4 = arith.constant 4 : index
+      %t = gpu.thread_id x
+      %p = memref.alloca() {alignment = 16 : i64} : memref<4xf32>
+      %b = vector.load %w[%c4] : memref<?xf32>, vector<3xf32>
+      %b1 = vector.extract %b[1] : f32 from vector<3xf32>
+      %bt = vector.extract %b[%t] : f32 from vector<3xf32>
+      %k = arith.constant dense<[1.0, 2.0, 3.0]> : vector<3xf32>
+      %s = arith.addf %b, %k : vector<3xf32>
+      %st = vector.extract %s[%t] : f32 from vector<3xf32>
+      %mask = vector.create_mask %t : vector<2xi1>
+      %pad = vector.broadcast %b1 : f32 to vector<2xf32>
+      %m = vector.maskedload %o[%c0], %mask, %pad : memref<?xf32>, vector<2xi1>, vector<2xf32> into vector<2xf32>
+      %m0 = vector.extract %m[0] : f32 from vector<2xf32>
+      %sum = gpu.subgroup_reduce add %m0 uniform : (f32) -> f32
+      memref.store %bt, %p[%c0] : memref<4xf32>
+      memref.store %st, %o[%t] : memref<?xf32>
+      memref.store %sum, %o[%c4] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Float atomic adds into kernel arguments. Without float atomics (the
+// default, and always for f16) a compare-and-swap loop on the 32-bit word
+// holding the element, from 0; the compare-exchange itself is a
+// `spirv.GL.SClamp` placeholder (word, expected, desired) marked with the
+// buffer's argument index, which coopvec-finish-spirv replaces after
+// spirv-lower-abi-attrs. f16: the element is the half at bit (i & 1) * 16
+// of word i >> 1, added in f32 and rounded back by PackHalf2x16. The old
+// value, where used, comes from the word the loop ended with.
+// CHECK-LABEL: gpu.func @train(
+// CHECK-SAME:      %{{.*}}: index, %{{.*}}: memref<?xf32>, %[[H:.*]]: memref<?xf16>)
+// CHECK:           %[[T:.*]] = gpu.thread_id x
+// CHECK-DAG:       %[[V:.*]] = arith.constant 1.500000e+00 : f32
+// CHECK-DAG:       %[[VH:.*]] = arith.constant 2.500000e+00 : f16
+// CHECK:           %[[I:.*]] = arith.index_cast %[[T]] : index to i32
+// CHECK-NEXT:      %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:      scf.while (%[[E:.*]] = %[[ZERO]]) : (i32) -> i32 {
+// CHECK-NEXT:        %[[EF:.*]] = arith.bitcast %[[E]] : i32 to f32
+// CHECK-NEXT:        %[[SUM:.*]] = arith.addf %[[EF]], %[[V]] : f32
+// CHECK-NEXT:        %[[D:.*]] = arith.bitcast %[[SUM]] : f32 to i32
+// CHECK-NEXT:        %[[GOT:.*]] = spirv.GL.SClamp %[[I]], %[[E]], %[[D]] {coopvec.atomic = "cas", coopvec.atomic_arg = 1 : i64} : i32
+// CHECK-NEXT:        %[[AGAIN:.*]] = arith.cmpi ne, %[[GOT]], %[[E]] : i32
+// CHECK-NEXT:        scf.condition(%[[AGAIN]]) %[[GOT]] : i32
+// CHECK-NEXT:      } do {
+// CHECK-NEXT:      ^bb0(%[[NEXT:.*]]: i32):
+// CHECK-NEXT:        scf.yield %[[NEXT]] : i32
+// CHECK-NEXT:      }
+// CHECK:           %[[HI:.*]] = arith.index_cast %[[T]] : index to i32
+// CHECK:           %[[WORD:.*]] = arith.shrui %[[HI]], %{{.*}} : i32
+// CHECK:           %[[ODD:.*]] = arith.andi %[[HI]], %{{.*}} : i32
+// CHECK-NEXT:      %[[SHIFT:.*]] = arith.muli %[[ODD]], %{{.*}} : i32
+// CHECK:           %[[OLD:.*]] = scf.while (%[[HE:.*]] = %{{.*}}) : (i32) -> i32 {
+// CHECK-NEXT:        %[[LOW:.*]] = arith.shrui %[[HE]], %[[SHIFT]] : i32
+// CHECK-NEXT:        %[[PAIR:.*]] = spirv.GL.UnpackHalf2x16 %[[LOW]] : i32 -> vector<2xf32>
+// CHECK-NEXT:        %[[CUR:.*]] = spirv.CompositeExtract %[[PAIR]][0 : i32] : vector<2xf32>
+// CHECK-NEXT:        %[[ADD:.*]] = arith.extf %[[VH]] : f16 to f32
+// CHECK-NEXT:        %[[HSUM:.*]] = arith.addf %[[CUR]], %[[ADD]] : f32
+// CHECK:             %[[PACKED:.*]] = spirv.GL.PackHalf2x16 %{{.*}} : vector<2xf32> -> i32
+// CHECK:             %[[HD:.*]] = arith.ori %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:        %[[HGOT:.*]] = spirv.GL.SClamp %[[WORD]], %[[HE]], %[[HD]] {coopvec.atomic = "cas", coopvec.atomic_arg = 2 : i64} : i32
+// CHECK:           }
+// CHECK:           %[[OLDLOW:.*]] = arith.shrui %[[OLD]], %[[SHIFT]] : i32
+// CHECK-NEXT:      %[[OLDPAIR:.*]] = spirv.GL.UnpackHalf2x16 %[[OLDLOW]]
+// CHECK-NEXT:      %[[OLDF:.*]] = spirv.CompositeExtract %[[OLDPAIR]][0 : i32]
+// CHECK-NEXT:      %[[OLDH:.*]] = arith.truncf %[[OLDF]] : f32 to f16
+// CHECK-NEXT:      memref.store %[[OLDH]], %[[H]][%[[T]]] : memref<?xf16>
+// CHECK-NOT:       memref.atomic_rmw
+// With atomic-float=true an f32 add is one placeholder, (index, bits(v),
+// bits(v)) marked "fadd"; f16 keeps its loop.
+// OPTS-LABEL: gpu.func @train(
+// OPTS:           %[[I:.*]] = arith.index_cast %{{.*}} : index to i32
+// OPTS-NEXT:      %[[BITS:.*]] = arith.bitcast %{{.*}} : f32 to i32
+// OPTS-NEXT:      spirv.GL.SClamp %[[I]], %[[BITS]], %[[BITS]] {coopvec.atomic = "fadd", coopvec.atomic_arg = 1 : i64} : i32
+// OPTS:           scf.while
+// OPTS:           spirv.GL.SClamp {{.*}} {coopvec.atomic = "cas", coopvec.atomic_arg = 2 : i64}
+// OPTS-NOT:       memref.atomic_rmw
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels {
+    gpu.func @train(%n: index, %g: memref<?xf32>, %h: memref<?xf16>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %t = gpu.thread_id x
+      %v = arith.constant 1.5 : f32
+      %vh = arith.constant 2.5 : f16
+      %0 = memref.atomic_rmw addf %v, %g[%t] : (f32, memref<?xf32>) -> f32
+      %1 = memref.atomic_rmw addf %vh, %h[%t] : (f16, memref<?xf16>) -> f16
+      memref.store %1, %h[%t] : memref<?xf16>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// A target environment already on the gpu.module is used as it is (and
+// put into `targets`); so is an entry point ABI.
+// CHECK-LABEL: gpu.module @mine [#spirv.target_env<#spirv.vce<v1.0, [Shader], []>, api=Vulkan, #spirv.resource_limits<>>] attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.0, [Shader], []>, api=Vulkan, #spirv.resource_limits<>>} {
+// CHECK-NEXT:    gpu.func @k() kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [8, 2, 1]>}
+module attributes {gpu.container_module} {
+  gpu.module @mine attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.0, [Shader], []>, api=Vulkan, #spirv.resource_limits<>>} {
+    gpu.func @k() kernel attributes {spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [8, 2, 1]>} {
+      gpu.return
+    }
+  }
+}
