@@ -78,8 +78,7 @@ static void generateElementwise(CoopvecBuffer *text, int width, int depth,
   static const char *const ops[] = {"add", "mul", "max", "sub", "min", "fma"};
   char type[48];
   snprintf(type, sizeof(type), "!coopvec.vec<%d, f32>", width);
-  coopvecBufferAppendf(text, "func.func @f(%%a: %s, %%b: %s) -> (", type,
-                       type);
+  coopvecBufferAppendf(text, "func.func @f(%%a: %s, %%b: %s) -> (", type, type);
   for (int r = 0; r < results; ++r)
     coopvecBufferAppendf(text, "%s%s", r ? ", " : "", type);
   coopvecBufferAppendStr(text, ") {\n");
@@ -125,16 +124,17 @@ static void printToStderr(MlirStringRef text, void *userData) {
 static bool compileOnce(const CoopvecBuffer *text, Times *times) {
   MlirContext ctx = mlirContextCreate();
   bool ok = mlirLogicalResultIsSuccess(coopvecSetupContext(ctx));
-  MlirModule module = mlirModuleCreateParse(
-      ctx, mlirStringRefCreate(text->data, text->size));
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreate(text->data, text->size));
   ok = ok && !mlirModuleIsNull(module);
   MlirPassManager pm = mlirPassManagerCreateOnOperation(
       ctx, mlirStringRefCreateFromCString("builtin.module"));
   double start = nowMs();
-  ok = ok && mlirLogicalResultIsSuccess(coopvecParsePassPipeline(
-                 mlirPassManagerGetAsOpPassManager(pm),
-                 mlirStringRefCreateFromCString("coopvec-lower-to-cpu"),
-                 false, printToStderr, NULL)) &&
+  ok = ok &&
+       mlirLogicalResultIsSuccess(coopvecParsePassPipeline(
+           mlirPassManagerGetAsOpPassManager(pm),
+           mlirStringRefCreateFromCString("coopvec-lower-to-cpu"), false,
+           printToStderr, NULL)) &&
        mlirLogicalResultIsSuccess(
            mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
   double lowered = nowMs();

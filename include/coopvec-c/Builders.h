@@ -88,12 +88,9 @@ COOPVEC_EXPORT MlirValue coopvecBuildLoad(CoopvecBuilder *builder,
                                           MlirValue offset);
 /// Like coopvecBuildLoad; elements whose `mask` bit is clear are not read
 /// and take `padding`.
-COOPVEC_EXPORT MlirValue coopvecBuildMaskedLoad(CoopvecBuilder *builder,
-                                                MlirType vecType,
-                                                MlirValue base,
-                                                MlirValue offset,
-                                                MlirValue mask,
-                                                MlirValue padding);
+COOPVEC_EXPORT MlirValue coopvecBuildMaskedLoad(
+    CoopvecBuilder *builder, MlirType vecType, MlirValue base, MlirValue offset,
+    MlirValue mask, MlirValue padding);
 COOPVEC_EXPORT MlirOperation coopvecBuildStore(CoopvecBuilder *builder,
                                                MlirValue value, MlirValue base,
                                                MlirValue offset);
@@ -113,30 +110,26 @@ COOPVEC_EXPORT MlirValue coopvecBuildMatrixView(CoopvecBuilder *builder,
 // its element type; the result has lhs's type.
 //===----------------------------------------------------------------------===//
 
-COOPVEC_EXPORT MlirValue coopvecBuildAdd(CoopvecBuilder *builder,
-                                         MlirValue lhs, MlirValue rhs);
-COOPVEC_EXPORT MlirValue coopvecBuildSub(CoopvecBuilder *builder,
-                                         MlirValue lhs, MlirValue rhs);
-COOPVEC_EXPORT MlirValue coopvecBuildMul(CoopvecBuilder *builder,
-                                         MlirValue lhs, MlirValue rhs);
-COOPVEC_EXPORT MlirValue coopvecBuildMin(CoopvecBuilder *builder,
-                                         MlirValue lhs, MlirValue rhs);
-COOPVEC_EXPORT MlirValue coopvecBuildMax(CoopvecBuilder *builder,
-                                         MlirValue lhs, MlirValue rhs);
+COOPVEC_EXPORT MlirValue coopvecBuildAdd(CoopvecBuilder *builder, MlirValue lhs,
+                                         MlirValue rhs);
+COOPVEC_EXPORT MlirValue coopvecBuildSub(CoopvecBuilder *builder, MlirValue lhs,
+                                         MlirValue rhs);
+COOPVEC_EXPORT MlirValue coopvecBuildMul(CoopvecBuilder *builder, MlirValue lhs,
+                                         MlirValue rhs);
+COOPVEC_EXPORT MlirValue coopvecBuildMin(CoopvecBuilder *builder, MlirValue lhs,
+                                         MlirValue rhs);
+COOPVEC_EXPORT MlirValue coopvecBuildMax(CoopvecBuilder *builder, MlirValue lhs,
+                                         MlirValue rhs);
 /// step(x, edge) = x < edge ? 0 : 1.
-COOPVEC_EXPORT MlirValue coopvecBuildStep(CoopvecBuilder *builder,
-                                          MlirValue x, MlirValue edge);
+COOPVEC_EXPORT MlirValue coopvecBuildStep(CoopvecBuilder *builder, MlirValue x,
+                                          MlirValue edge);
 /// a * b + c.
 COOPVEC_EXPORT MlirValue coopvecBuildFma(CoopvecBuilder *builder, MlirValue a,
                                          MlirValue b, MlirValue c);
-COOPVEC_EXPORT MlirValue coopvecBuildNeg(CoopvecBuilder *builder,
-                                         MlirValue x);
-COOPVEC_EXPORT MlirValue coopvecBuildExp2(CoopvecBuilder *builder,
-                                          MlirValue x);
-COOPVEC_EXPORT MlirValue coopvecBuildLog2(CoopvecBuilder *builder,
-                                          MlirValue x);
-COOPVEC_EXPORT MlirValue coopvecBuildTanh(CoopvecBuilder *builder,
-                                          MlirValue x);
+COOPVEC_EXPORT MlirValue coopvecBuildNeg(CoopvecBuilder *builder, MlirValue x);
+COOPVEC_EXPORT MlirValue coopvecBuildExp2(CoopvecBuilder *builder, MlirValue x);
+COOPVEC_EXPORT MlirValue coopvecBuildLog2(CoopvecBuilder *builder, MlirValue x);
+COOPVEC_EXPORT MlirValue coopvecBuildTanh(CoopvecBuilder *builder, MlirValue x);
 
 //===----------------------------------------------------------------------===//
 // Matrix-vector product and training

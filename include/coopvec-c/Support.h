@@ -31,8 +31,8 @@ typedef struct CoopvecBuffer {
   size_t capacity;
 } CoopvecBuffer;
 
-COOPVEC_EXPORT void coopvecBufferAppend(CoopvecBuffer *buffer,
-                                        const char *text, size_t size);
+COOPVEC_EXPORT void coopvecBufferAppend(CoopvecBuffer *buffer, const char *text,
+                                        size_t size);
 COOPVEC_EXPORT void coopvecBufferAppendStr(CoopvecBuffer *buffer,
                                            const char *text);
 COOPVEC_EXPORT void coopvecBufferAppendf(CoopvecBuffer *buffer,

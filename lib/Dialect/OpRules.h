@@ -2,8 +2,8 @@
 //
 // Each coopvec op whose rules IRDL cannot express has one short check in
 // OpRulesVector.c, OpRulesMemory.c or OpRulesMatrix.c, named in the `rule`
-// column of Ops.def and dispatched by OpRules.c. Rules run on IR that passed the
-// IRDL verifier, so operand and result counts and every type relation IRDL
+// column of Ops.def and dispatched by OpRules.c. Rules run on IR that passed
+// the IRDL verifier, so operand and result counts and every type relation IRDL
 // unifies already hold.
 //
 //===----------------------------------------------------------------------===//

@@ -63,8 +63,8 @@ static int64_t accessedCount(MlirOperation op, intptr_t maskOperand,
   MlirAttribute bits = mlirOperationGetAttributeByName(
       mlirOpResultGetOwner(mask), mlirStringRefCreateFromCString("value"));
   if (mlirAttributeIsNull(bits) || !mlirAttributeIsADenseElements(bits) ||
-      !mlirTypeIsAInteger(mlirShapedTypeGetElementType(
-          mlirAttributeGetType(bits))))
+      !mlirTypeIsAInteger(
+          mlirShapedTypeGetElementType(mlirAttributeGetType(bits))))
     return count;
   bool splat = mlirDenseElementsAttrIsSplat(bits);
   int64_t last = 0;

@@ -9,10 +9,10 @@
 static const CoopvecOpInfo opInfos[] = {
 #define COOPVEC_OP(Id, mnemonic, Class, minOps, maxOps, broadcast, Effect,     \
                    rule)                                                       \
-  {CoopvecOp##Id,     "coopvec." mnemonic,                                     \
-   mnemonic,          CoopvecOpClass##Class,                                   \
-   minOps,            maxOps,                                                  \
-   broadcast,         CoopvecEffect##Effect},
+  {CoopvecOp##Id, "coopvec." mnemonic,                                         \
+   mnemonic,      CoopvecOpClass##Class,                                       \
+   minOps,        maxOps,                                                      \
+   broadcast,     CoopvecEffect##Effect},
 #include "Dialect/Ops.def"
 };
 
@@ -20,9 +20,13 @@ _Static_assert(sizeof(opInfos) / sizeof(opInfos[0]) == CoopvecOpCount,
                "one row per op id");
 
 static const char *const classNames[] = {
-    "construction",        "transfer", "elementwise-unary",
-    "elementwise-binary",  "elementwise-ternary",
-    "matvec",              "training",
+    "construction",
+    "transfer",
+    "elementwise-unary",
+    "elementwise-binary",
+    "elementwise-ternary",
+    "matvec",
+    "training",
 };
 
 const CoopvecOpInfo *coopvecGetOpInfo(CoopvecOpId id) {

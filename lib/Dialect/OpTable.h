@@ -72,8 +72,7 @@ static inline bool coopvecOpClassIsElementwise(CoopvecOpClass opClass) {
 
 /// An unused result of an op without memory writes can be erased.
 static inline bool coopvecOpIsPure(const CoopvecOpInfo *info) {
-  return info->effect == CoopvecEffectNone ||
-         info->effect == CoopvecEffectRead;
+  return info->effect == CoopvecEffectNone || info->effect == CoopvecEffectRead;
 }
 
 #endif // COOPVEC_LIB_DIALECT_OPTABLE_H

@@ -95,12 +95,12 @@ static CoopvecStatus describeDevice(CoopvecEngine *engine) {
   CoopvecStatus status = readAttribute(
       engine, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &major);
   if (!status)
-    status = readAttribute(
-        engine, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &minor);
+    status = readAttribute(engine, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                           &minor);
   if (!status)
-    status = readAttribute(engine,
-                           CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
-                           &state->maxSharedMemory);
+    status =
+        readAttribute(engine, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
+                      &state->maxSharedMemory);
   if (!status)
     status = readAttribute(engine, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
                            &state->maxGridX);
@@ -199,8 +199,7 @@ static bool isKernel(MlirOperation op) {
 
 static CoopvecStatus addKernel(CoopvecEngine *engine, MlirOperation func) {
   CoopvecCUDAState *state = engine->backendState;
-  MlirStringRef name =
-      mlirStringAttrGetValue(attributeOf(func, "sym_name"));
+  MlirStringRef name = mlirStringAttrGetValue(attributeOf(func, "sym_name"));
   int64_t blockSize = blockSizeOf(func);
   if (blockSize < 1 || blockSize > 1024)
     return failWith(engine, CoopvecStatusCompileError,
@@ -212,15 +211,13 @@ static CoopvecStatus addKernel(CoopvecEngine *engine, MlirOperation func) {
       realloc(state->kernels,
               (size_t)(state->numKernels + 1) * sizeof(CoopvecCUDAKernel));
   if (!grown)
-    return coopvecEngineFail(engine, CoopvecStatusOutOfMemory,
-                             "out of memory");
+    return coopvecEngineFail(engine, CoopvecStatusOutOfMemory, "out of memory");
   state->kernels = grown;
   CoopvecCUDAKernel *kernel = &state->kernels[state->numKernels];
   memset(kernel, 0, sizeof(*kernel));
   kernel->name = calloc(name.length + 1, 1);
   if (!kernel->name)
-    return coopvecEngineFail(engine, CoopvecStatusOutOfMemory,
-                             "out of memory");
+    return coopvecEngineFail(engine, CoopvecStatusOutOfMemory, "out of memory");
   memcpy(kernel->name, name.data, name.length);
   ++state->numKernels;
   kernel->blockSize = blockSize;
@@ -242,10 +239,10 @@ static CoopvecStatus checkChip(CoopvecEngine *engine, MlirOperation gpuModule) {
   CoopvecCUDAState *state = engine->backendState;
   MlirAttribute targets = attributeOf(gpuModule, "targets");
   CoopvecNVVMTarget target;
-  intptr_t count = !mlirAttributeIsNull(targets) &&
-                           mlirAttributeIsAArray(targets)
-                       ? mlirArrayAttrGetNumElements(targets)
-                       : 0;
+  intptr_t count =
+      !mlirAttributeIsNull(targets) && mlirAttributeIsAArray(targets)
+          ? mlirArrayAttrGetNumElements(targets)
+          : 0;
   if (count != 1 ||
       !coopvecReadNVVMTarget(mlirArrayAttrGetElement(targets, 0), &target))
     return failWith(engine, CoopvecStatusCompileError,
@@ -255,8 +252,8 @@ static CoopvecStatus checkChip(CoopvecEngine *engine, MlirOperation gpuModule) {
   int version = coopvecNVPTXChipVersion(target.chip);
   size_t length = strlen(target.chip);
   bool specific = length && !isdigit((unsigned char)target.chip[length - 1]);
-  if (version >= 0 && (specific ? version == state->smVersion
-                                : version <= state->smVersion))
+  if (version >= 0 &&
+      (specific ? version == state->smVersion : version <= state->smVersion))
     return CoopvecStatusSuccess;
   return failWith(engine, CoopvecStatusHostMismatch,
                   "the kernels were compiled for %s, which device %d (%s, "
@@ -318,8 +315,7 @@ static CoopvecStatus readKernels(CoopvecEngine *engine, MlirOperation module) {
 /// gpu-module-to-binary, then the PTX text, NUL-terminated for the driver.
 static CoopvecStatus serialize(CoopvecEngine *engine, MlirOperation module,
                                CoopvecBuffer *ptx) {
-  CoopvecStatus status =
-      coopvecEngineLower(engine, module, kSerializePipeline);
+  CoopvecStatus status = coopvecEngineLower(engine, module, kSerializePipeline);
   if (status)
     return status;
   CoopvecBuffer error = {0};
@@ -445,8 +441,8 @@ void coopvecCUDADestroy(CoopvecEngine *engine) {
   CoopvecCUDAState *state = engine->backendState;
   if (!state)
     return;
-  if (state->module && state->driver.cuCtxPushCurrent(state->context) ==
-                           CUDA_SUCCESS) {
+  if (state->module &&
+      state->driver.cuCtxPushCurrent(state->context) == CUDA_SUCCESS) {
     state->driver.cuModuleUnload(state->module);
     CUcontext popped;
     state->driver.cuCtxPopCurrent(&popped);
@@ -465,8 +461,7 @@ CoopvecStatus coopvecCUDACompile(CoopvecEngine *engine) {
   coopvecCUDADestroy(engine);
   engine->backendState = calloc(1, sizeof(CoopvecCUDAState));
   if (!engine->backendState)
-    return coopvecEngineFail(engine, CoopvecStatusOutOfMemory,
-                             "out of memory");
+    return coopvecEngineFail(engine, CoopvecStatusOutOfMemory, "out of memory");
   CoopvecStatus status = openDevice(engine);
   if (!status)
     status = compileOnDevice(engine);

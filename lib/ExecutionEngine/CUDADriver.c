@@ -28,7 +28,7 @@ typedef struct EntryPoint {
 } EntryPoint;
 
 #define ENTRY(field, symbol, fallback)                                         \
-  {offsetof(CoopvecCUDADriver, field), symbol, fallback}
+  { offsetof(CoopvecCUDADriver, field), symbol, fallback }
 
 static const EntryPoint kEntryPoints[] = {
     ENTRY(cuInit, "cuInit", NULL),

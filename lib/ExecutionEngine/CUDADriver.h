@@ -64,8 +64,7 @@ typedef struct CoopvecCUDADriver {
   CUresult (*cuDeviceGetCount)(int *count);
   CUresult (*cuDeviceGet)(CUdevice *device, int ordinal);
   CUresult (*cuDeviceGetName)(char *name, int length, CUdevice device);
-  CUresult (*cuDeviceGetAttribute)(int *value, int attribute,
-                                   CUdevice device);
+  CUresult (*cuDeviceGetAttribute)(int *value, int attribute, CUdevice device);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *context, CUdevice device);
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice device);
   CUresult (*cuCtxPushCurrent)(CUcontext context);
@@ -83,8 +82,7 @@ typedef struct CoopvecCUDADriver {
   CUresult (*cuMemFree)(CUdeviceptr pointer);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr destination, const void *source,
                            size_t bytes);
-  CUresult (*cuMemcpyDtoH)(void *destination, CUdeviceptr source,
-                           size_t bytes);
+  CUresult (*cuMemcpyDtoH)(void *destination, CUdeviceptr source, size_t bytes);
   CUresult (*cuLaunchKernel)(CUfunction function, unsigned gridX,
                              unsigned gridY, unsigned gridZ, unsigned blockX,
                              unsigned blockY, unsigned blockZ,

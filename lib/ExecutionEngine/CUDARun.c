@@ -38,9 +38,9 @@ typedef struct Launch {
   CoopvecCUDAState *state;
   const CoopvecArray *args, *results;
   intptr_t numSlots;
-  CUdeviceptr *buffers;  // per slot; 0 for scalars and empty arrays
-  uint64_t *words;       // per slot: a memref's parameters
-  void **params;         // what cuLaunchKernel reads
+  CUdeviceptr *buffers; // per slot; 0 for scalars and empty arrays
+  uint64_t *words;      // per slot: a memref's parameters
+  void **params;        // what cuLaunchKernel reads
   int64_t n;
 } Launch;
 
@@ -65,17 +65,17 @@ static void describeSlot(const Launch *launch, intptr_t slot, char *text,
            launch->function->name);
 }
 
-static CoopvecStatus failSlot(Launch *launch, CUresult result,
-                              const char *call, intptr_t slot) {
+static CoopvecStatus failSlot(Launch *launch, CUresult result, const char *call,
+                              intptr_t slot) {
   CoopvecEngine *engine = launch->function->engine;
   CoopvecStatus status =
       coopvecCUDAFail(engine, result, call, CoopvecStatusDeviceError);
   char what[256];
   describeSlot(launch, slot, what, sizeof(what));
-  coopvecBufferAppendf(&engine->error, " (%s, %lld bytes)", what,
-                       (long long)arrayOf(launch, slot)->size *
-                           (long long)coopvecDTypeGetSize(
-                               arrayOf(launch, slot)->dtype));
+  coopvecBufferAppendf(
+      &engine->error, " (%s, %lld bytes)", what,
+      (long long)arrayOf(launch, slot)->size *
+          (long long)coopvecDTypeGetSize(arrayOf(launch, slot)->dtype));
   return status;
 }
 
@@ -186,9 +186,9 @@ static CoopvecStatus launchKernel(Launch *launch,
   unsigned blocks = (unsigned)((launch->n - 1) / kernel->blockSize + 1);
   pack(launch);
   // Static shared memory only: the kernel declares its workgroup buffers.
-  CUresult result = driver->cuLaunchKernel(
-      kernel->function, blocks, 1, 1, (unsigned)kernel->blockSize, 1, 1, 0,
-      NULL, launch->params, NULL);
+  CUresult result = driver->cuLaunchKernel(kernel->function, blocks, 1, 1,
+                                           (unsigned)kernel->blockSize, 1, 1, 0,
+                                           NULL, launch->params, NULL);
   if (result != CUDA_SUCCESS)
     return coopvecCUDAFail(engine, result, "cuLaunchKernel",
                            CoopvecStatusDeviceError);

@@ -10,31 +10,31 @@
 #include <stdlib.h>
 
 CoopvecBuilder coopvecBuilderAtEnd(MlirBlock block, MlirLocation location) {
-  CoopvecBuilder builder = {mlirLocationGetContext(location), location, block,
-                            {NULL}, {NULL}};
+  CoopvecBuilder builder = {
+      mlirLocationGetContext(location), location, block, {NULL}, {NULL}};
   return builder;
 }
 
 CoopvecBuilder coopvecBuilderBefore(MlirOperation op, MlirLocation location) {
-  CoopvecBuilder builder = {mlirLocationGetContext(location), location,
-                            mlirOperationGetBlock(op), op, {NULL}};
+  CoopvecBuilder builder = {mlirLocationGetContext(location),
+                            location,
+                            mlirOperationGetBlock(op),
+                            op,
+                            {NULL}};
   return builder;
 }
 
 CoopvecBuilder coopvecBuilderFromRewriter(MlirRewriterBase rewriter,
                                           MlirLocation location) {
-  CoopvecBuilder builder = {mlirLocationGetContext(location), location,
-                            {NULL}, {NULL}, rewriter};
+  CoopvecBuilder builder = {
+      mlirLocationGetContext(location), location, {NULL}, {NULL}, rewriter};
   return builder;
 }
 
-MlirOperation coopvecBuildOperation(CoopvecBuilder *builder, const char *name,
-                                    intptr_t numOperands,
-                                    const MlirValue *operands,
-                                    intptr_t numResults,
-                                    const MlirType *resultTypes,
-                                    intptr_t numAttributes,
-                                    const MlirNamedAttribute *attributes) {
+MlirOperation coopvecBuildOperation(
+    CoopvecBuilder *builder, const char *name, intptr_t numOperands,
+    const MlirValue *operands, intptr_t numResults, const MlirType *resultTypes,
+    intptr_t numAttributes, const MlirNamedAttribute *attributes) {
   MlirOperationState state = mlirOperationStateGet(
       mlirStringRefCreateFromCString(name), builder->location);
   mlirOperationStateAddOperands(&state, numOperands, operands);
@@ -67,8 +67,8 @@ static MlirValue buildCoopvec(CoopvecBuilder *builder, const char *name,
   for (intptr_t i = 0; i < numOperands; ++i)
     if (mlirValueIsNull(operands[i]))
       return nullValue();
-  return firstResult(coopvecBuildOperation(builder, name, numOperands,
-                                           operands, 1, &resultType, 0, NULL));
+  return firstResult(coopvecBuildOperation(builder, name, numOperands, operands,
+                                           1, &resultType, 0, NULL));
 }
 
 static bool isVec(MlirValue value) {
@@ -134,8 +134,8 @@ MlirValue coopvecBuildToVector(CoopvecBuilder *builder, MlirValue vec) {
   if (!isVec(vec))
     return nullValue();
   int64_t size = coopvecVecTypeGetSize(typeOf(vec));
-  MlirType vectorType = mlirVectorTypeGet(
-      1, &size, coopvecVecTypeGetElementType(typeOf(vec)));
+  MlirType vectorType =
+      mlirVectorTypeGet(1, &size, coopvecVecTypeGetElementType(typeOf(vec)));
   return buildCoopvec(builder, "coopvec.to_vector", 1, &vec, vectorType);
 }
 
@@ -201,9 +201,8 @@ MlirValue coopvecBuildMatrixView(CoopvecBuilder *builder, MlirValue buffer,
   MlirNamedAttribute offset = mlirNamedAttributeGet(
       mlirIdentifierGet(ctx, mlirStringRefCreateFromCString("offset")),
       mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), byteOffset));
-  return firstResult(coopvecBuildOperation(builder, "coopvec.matrix_view", 1,
-                                           &buffer, 1, &matrixType, 1,
-                                           &offset));
+  return firstResult(coopvecBuildOperation(
+      builder, "coopvec.matrix_view", 1, &buffer, 1, &matrixType, 1, &offset));
 }
 
 //===----------------------------------------------------------------------===//
@@ -271,10 +270,9 @@ MlirValue coopvecBuildMatvec(CoopvecBuilder *builder, MlirValue matrix,
       mlirUnitAttrGet(builder->context));
   if (mlirTypeIsNull(resultType))
     return nullValue();
-  return firstResult(coopvecBuildOperation(builder, "coopvec.matvec",
-                                           numOperands, operands, 1,
-                                           &resultType, transpose ? 1 : 0,
-                                           &attribute));
+  return firstResult(
+      coopvecBuildOperation(builder, "coopvec.matvec", numOperands, operands, 1,
+                            &resultType, transpose ? 1 : 0, &attribute));
 }
 
 MlirOperation coopvecBuildOuterProductAccumulate(CoopvecBuilder *builder,

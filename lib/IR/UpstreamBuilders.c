@@ -13,9 +13,9 @@ static MlirOperation mustBuild(CoopvecBuilder *b, const char *name,
                                intptr_t numResults, const MlirType *types,
                                intptr_t numAttributes,
                                const MlirNamedAttribute *attributes) {
-  MlirOperation op = coopvecBuildOperation(b, name, numOperands, operands,
-                                           numResults, types, numAttributes,
-                                           attributes);
+  MlirOperation op =
+      coopvecBuildOperation(b, name, numOperands, operands, numResults, types,
+                            numAttributes, attributes);
   if (mlirOperationIsNull(op)) {
     fprintf(stderr, "coopvec: internal error: cannot create '%s'\n", name);
     abort();
@@ -87,11 +87,12 @@ MlirValue coopvecBuildIntConstant(CoopvecBuilder *b, MlirType type,
 MlirValue coopvecBuildFloatConstant(CoopvecBuilder *b, MlirType type,
                                     double value) {
   // FloatAttr rounds the double to `type` to nearest, ties to even.
-  return buildConstant(b, type, mlirFloatAttrDoubleGet(b->context, type, value));
+  return buildConstant(b, type,
+                       mlirFloatAttrDoubleGet(b->context, type, value));
 }
 
-MlirValue coopvecBuildFloatSplatConstant(CoopvecBuilder *b,
-                                         MlirType vectorType, double value) {
+MlirValue coopvecBuildFloatSplatConstant(CoopvecBuilder *b, MlirType vectorType,
+                                         double value) {
   MlirType element = mlirShapedTypeGetElementType(vectorType);
   MlirAttribute scalar = mlirFloatAttrDoubleGet(b->context, element, value);
   return buildConstant(b, vectorType,
@@ -182,9 +183,9 @@ static MlirValue buildExtract(CoopvecBuilder *b, MlirValue vector,
                               intptr_t numDynamic, MlirValue position,
                               int64_t staticPosition) {
   MlirValue operands[] = {vector, position};
-  MlirNamedAttribute attr = coopvecNamedAttr(
-      b->context, "static_position",
-      mlirDenseI64ArrayGet(b->context, 1, &staticPosition));
+  MlirNamedAttribute attr =
+      coopvecNamedAttr(b->context, "static_position",
+                       mlirDenseI64ArrayGet(b->context, 1, &staticPosition));
   return coopvecBuild1(b, "vector.extract", 1 + numDynamic, operands,
                        mlirShapedTypeGetElementType(mlirValueGetType(vector)),
                        1, &attr);
@@ -262,15 +263,15 @@ MlirValue coopvecBuildAlloca(CoopvecBuilder *b, MlirType type,
   return coopvecBuild1(b, "memref.alloca", 0, NULL, type, 2, attrs);
 }
 
-void coopvecBuildAtomicAdd(CoopvecBuilder *b, MlirValue value,
-                           MlirValue buffer, MlirValue index) {
+void coopvecBuildAtomicAdd(CoopvecBuilder *b, MlirValue value, MlirValue buffer,
+                           MlirValue index) {
   MlirValue operands[] = {value, buffer, index};
   // AtomicRMWKind 0 is addf.
   MlirNamedAttribute kind = coopvecNamedAttr(
       b->context, "kind",
       mlirIntegerAttrGet(mlirIntegerTypeGet(b->context, 64), 0));
-  coopvecBuild1(b, "memref.atomic_rmw", 3, operands, mlirValueGetType(value),
-                1, &kind);
+  coopvecBuild1(b, "memref.atomic_rmw", 3, operands, mlirValueGetType(value), 1,
+                &kind);
 }
 
 MlirValue coopvecBuildMemrefLoad(CoopvecBuilder *b, MlirValue memref,
@@ -302,8 +303,8 @@ static void insertAt(CoopvecBuilder *b, MlirOperation op) {
     mlirBlockInsertOwnedOperationBefore(b->block, b->before, op);
 }
 
-CoopvecLoop coopvecBuildFor(CoopvecBuilder *b, MlirValue lower,
-                            MlirValue upper, MlirValue step, intptr_t numInits,
+CoopvecLoop coopvecBuildFor(CoopvecBuilder *b, MlirValue lower, MlirValue upper,
+                            MlirValue step, intptr_t numInits,
                             const MlirValue *inits) {
   intptr_t numArgs = 1 + numInits;
   MlirType *types = calloc((size_t)numArgs, sizeof(MlirType));

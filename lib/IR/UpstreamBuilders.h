@@ -35,8 +35,7 @@ MlirOperation coopvecBuild0(CoopvecBuilder *b, const char *name,
 /// operand (arith.addf, arith.negf, math.fma's first two, ...).
 MlirValue coopvecBuildBinaryOp(CoopvecBuilder *b, const char *name,
                                MlirValue lhs, MlirValue rhs);
-MlirValue coopvecBuildUnaryOp(CoopvecBuilder *b, const char *name,
-                              MlirValue x);
+MlirValue coopvecBuildUnaryOp(CoopvecBuilder *b, const char *name, MlirValue x);
 MlirValue coopvecBuildTernaryOp(CoopvecBuilder *b, const char *name,
                                 MlirValue x, MlirValue y, MlirValue z);
 
@@ -50,8 +49,8 @@ MlirValue coopvecBuildIntConstant(CoopvecBuilder *b, MlirType type,
                                   int64_t value);
 MlirValue coopvecBuildFloatConstant(CoopvecBuilder *b, MlirType type,
                                     double value);
-MlirValue coopvecBuildFloatSplatConstant(CoopvecBuilder *b,
-                                         MlirType vectorType, double value);
+MlirValue coopvecBuildFloatSplatConstant(CoopvecBuilder *b, MlirType vectorType,
+                                         double value);
 MlirValue coopvecBuildIntSplatConstant(CoopvecBuilder *b, MlirType vectorType,
                                        int64_t value);
 MlirValue coopvecBuildI32VectorConstant(CoopvecBuilder *b, intptr_t count,
@@ -65,13 +64,28 @@ MlirValue coopvecBuildIntConstantLike(CoopvecBuilder *b, MlirType type,
 
 /// arith.cmpf / arith.cmpi with an upstream predicate number; the result is
 /// i1 or vector<..xi1> shaped like the operands.
-enum { COOPVEC_CMPF_OLT = 4, COOPVEC_CMPF_UNO = 14, COOPVEC_CMPF_OEQ = 1,
-       COOPVEC_CMPF_OGT = 2, COOPVEC_CMPF_OGE = 3, COOPVEC_CMPF_OLE = 5,
-       COOPVEC_CMPF_ONE = 6, COOPVEC_CMPF_UEQ = 8, COOPVEC_CMPF_ULT = 11,
-       COOPVEC_CMPF_UNE = 13 };
-enum { COOPVEC_CMPI_EQ = 0, COOPVEC_CMPI_NE = 1, COOPVEC_CMPI_SLT = 2,
-       COOPVEC_CMPI_SLE = 3, COOPVEC_CMPI_SGT = 4, COOPVEC_CMPI_SGE = 5,
-       COOPVEC_CMPI_ULT = 6, COOPVEC_CMPI_UGT = 8 };
+enum {
+  COOPVEC_CMPF_OLT = 4,
+  COOPVEC_CMPF_UNO = 14,
+  COOPVEC_CMPF_OEQ = 1,
+  COOPVEC_CMPF_OGT = 2,
+  COOPVEC_CMPF_OGE = 3,
+  COOPVEC_CMPF_OLE = 5,
+  COOPVEC_CMPF_ONE = 6,
+  COOPVEC_CMPF_UEQ = 8,
+  COOPVEC_CMPF_ULT = 11,
+  COOPVEC_CMPF_UNE = 13
+};
+enum {
+  COOPVEC_CMPI_EQ = 0,
+  COOPVEC_CMPI_NE = 1,
+  COOPVEC_CMPI_SLT = 2,
+  COOPVEC_CMPI_SLE = 3,
+  COOPVEC_CMPI_SGT = 4,
+  COOPVEC_CMPI_SGE = 5,
+  COOPVEC_CMPI_ULT = 6,
+  COOPVEC_CMPI_UGT = 8
+};
 MlirValue coopvecBuildCmpF(CoopvecBuilder *b, int predicate, MlirValue lhs,
                            MlirValue rhs);
 MlirValue coopvecBuildCmpI(CoopvecBuilder *b, int predicate, MlirValue lhs,
@@ -103,8 +117,8 @@ MlirValue coopvecBuildCreateMask(CoopvecBuilder *b, int64_t count,
 MlirValue coopvecBuildAlloca(CoopvecBuilder *b, MlirType type,
                              int64_t alignment);
 /// memref.atomic_rmw addf `value`, `buffer`[`index`].
-void coopvecBuildAtomicAdd(CoopvecBuilder *b, MlirValue value,
-                           MlirValue buffer, MlirValue index);
+void coopvecBuildAtomicAdd(CoopvecBuilder *b, MlirValue value, MlirValue buffer,
+                           MlirValue index);
 
 /// An `scf.for` under construction: `body` appends to its block until
 /// coopvecFinishFor adds the scf.yield.
@@ -116,8 +130,8 @@ typedef struct CoopvecLoop {
 } CoopvecLoop;
 
 /// Inserts `scf.for %iv = lower to upper step step iter_args(inits)`.
-CoopvecLoop coopvecBuildFor(CoopvecBuilder *b, MlirValue lower,
-                            MlirValue upper, MlirValue step, intptr_t numInits,
+CoopvecLoop coopvecBuildFor(CoopvecBuilder *b, MlirValue lower, MlirValue upper,
+                            MlirValue step, intptr_t numInits,
                             const MlirValue *inits);
 MlirValue coopvecLoopIterArg(const CoopvecLoop *loop, intptr_t i);
 /// Asks LLVM not to unroll the loop (an `llvm.loop_annotation`, which

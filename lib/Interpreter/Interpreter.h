@@ -122,7 +122,7 @@ typedef struct Program {
   int64_t frameCells;
   Cell *frame;
   CoopvecPointerMap map; // MlirValue.ptr -> slot
-  bool decoding; // set while decoding, to reject recursion
+  bool decoding;         // set while decoding, to reject recursion
 } Program;
 
 /// A shared buffer: the caller's array plus a double shadow copy that every

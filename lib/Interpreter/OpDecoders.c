@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Interpreter/Decode.h"
 #include "Dialect/OpTable.h"
+#include "Interpreter/Decode.h"
 #include "coopvec-c/Support.h"
 
 #include <mlir-c/BuiltinAttributes.h>

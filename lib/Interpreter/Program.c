@@ -11,7 +11,6 @@
 #include "Support/Alloc.h"
 #include "Support/PointerMap.h"
 #include "coopvec-c/Support.h"
-#include "coopvec-c/Support.h"
 
 #include <mlir-c/AffineMap.h>
 #include <mlir-c/BuiltinAttributes.h>

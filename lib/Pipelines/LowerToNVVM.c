@@ -77,7 +77,9 @@ static void splitOptions(MlirStringRef text, NVVMOptions *options) {
 static void expandLowerToNVVM(MlirStringRef text, MlirStringCallback append,
                               void *userData) {
   NVVMOptions options = {mlirStringRefCreateFromCString("sm_80"),
-                         mlirStringRefCreate("", 0), true, {0}};
+                         mlirStringRefCreate("", 0),
+                         true,
+                         {0}};
   splitOptions(text, &options);
   CoopvecBuffer pipeline = {0};
   coopvecBufferAppendf(

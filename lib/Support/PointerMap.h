@@ -1,4 +1,5 @@
-//===- PointerMap.h - A hash map from pointers to integers (internal) -*- C -*-===//
+//===- PointerMap.h - A hash map from pointers to integers (internal) -*- C
+//-*-===//
 //
 // Keys are the `ptr` of MLIR handles (MlirValue, MlirType, ...), stable while
 // the IR lives; values are indices into the caller's own arrays. Open

@@ -2,7 +2,6 @@
 
 #include "coopvec-c/Support.h"
 
-
 const char *coopvecSeverityName(MlirDiagnosticSeverity severity) {
   switch (severity) {
   case MlirDiagnosticError:
@@ -16,7 +15,6 @@ const char *coopvecSeverityName(MlirDiagnosticSeverity severity) {
   }
   return "diagnostic";
 }
-
 
 bool coopvecOpIsNamed(MlirOperation op, const char *name) {
   return !mlirOperationIsNull(op) &&

@@ -141,18 +141,18 @@ static bool probeFeatures(const CoopvecCPUTarget *target, CoopvecBuffer *out,
                        target->triple, target->cpu);
   appendFeatureList(&text, coopvecBufferStr(&target->features));
   coopvecBufferAppendStr(&text, "]>>} {}");
-  MlirModule module = mlirModuleCreateParse(
-      ctx, mlirStringRefCreate(text.data, text.size));
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreate(text.data, text.size));
   coopvecBufferFree(&text);
   bool ok = !mlirModuleIsNull(module);
   MlirPassManager pm = mlirPassManagerCreateOnOperation(
       ctx, mlirStringRefCreateFromCString("builtin.module"));
   CoopvecBuffer ignored = {0};
-  ok = ok && mlirLogicalResultIsSuccess(mlirOpPassManagerAddPipeline(
-                 mlirPassManagerGetAsOpPassManager(pm),
-                 mlirStringRefCreateFromCString(
-                     "llvm-target-to-target-features"),
-                 coopvecBufferCallback, &ignored)) &&
+  ok = ok &&
+       mlirLogicalResultIsSuccess(mlirOpPassManagerAddPipeline(
+           mlirPassManagerGetAsOpPassManager(pm),
+           mlirStringRefCreateFromCString("llvm-target-to-target-features"),
+           coopvecBufferCallback, &ignored)) &&
        mlirLogicalResultIsSuccess(
            mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module)));
   if (ok) {
@@ -218,11 +218,11 @@ static bool resolveNames(const char *triple, const char *cpu,
   char *defaultTriple = LLVMGetDefaultTargetTriple();
   char *hostCPU = LLVMGetHostCPUName();
   char *hostFeatures = LLVMGetHostCPUFeatures();
-  bool ok = setName(target->triple, sizeof(target->triple),
-                    triple && *triple ? triple : defaultTriple, "triple",
-                    error) &&
-            setName(target->cpu, sizeof(target->cpu), host ? hostCPU : cpu,
-                    "CPU name", error);
+  bool ok =
+      setName(target->triple, sizeof(target->triple),
+              triple && *triple ? triple : defaultTriple, "triple", error) &&
+      setName(target->cpu, sizeof(target->cpu), host ? hostCPU : cpu,
+              "CPU name", error);
   if (ok && host)
     coopvecBufferAppendStr(&target->features, hostFeatures);
   if (ok && features && *features)

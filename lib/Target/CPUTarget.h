@@ -1,4 +1,5 @@
-//===- CPUTarget.h - What LLVM knows about a CPU target (internal) -*- C -*-===//
+//===- CPUTarget.h - What LLVM knows about a CPU target (internal) -*- C
+//-*-===//
 //
 // The CPU lowering takes its lane count and register blocking from the
 // *target* (a triple, a CPU name and feature flags), never from the machine

@@ -64,8 +64,9 @@ createTargetMachine(const CoopvecTargetOptions *options,
   } else if (!coopvecCPUNameIsKnown(triple, cpu)) {
     // LLVM would only warn and generate code for a generic CPU.
     CoopvecBuffer message = {0};
-    coopvecBufferAppendf(&message, "'%s' for '%s' (see `llc -mtriple=%s "
-                                   "-mcpu=help`)",
+    coopvecBufferAppendf(&message,
+                         "'%s' for '%s' (see `llc -mtriple=%s "
+                         "-mcpu=help`)",
                          cpu, triple, triple);
     reportError(errorCallback, errorUserData, "unknown target CPU",
                 coopvecBufferStr(&message));

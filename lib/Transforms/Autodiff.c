@@ -87,8 +87,8 @@ static bool checkGradNameFree(MlirOperation module, MlirOperation func,
                               MlirStringRef name) {
   CoopvecBuffer gradName = {0};
   coopvecBufferAppendf(&gradName, "%.*s_grad", (int)name.length, name.data);
-  bool taken = !mlirOperationIsNull(
-      coopvecLookupSymbol(module, mlirStringRefCreate(gradName.data, gradName.size)));
+  bool taken = !mlirOperationIsNull(coopvecLookupSymbol(
+      module, mlirStringRefCreate(gradName.data, gradName.size)));
   if (taken)
     coopvecEmitOpError(func,
                        "cannot add @%s: the module already has a symbol of "

@@ -26,7 +26,8 @@ static MlirWalkResult moveAnnotation(MlirOperation op, void *userData) {
   if (!coopvecOpIsNamed(op, "llvm.br") && !coopvecOpIsNamed(op, "llvm.cond_br"))
     return MlirWalkResultAdvance;
   MlirStringRef name = mlirStringRefCreateFromCString(discardableName);
-  MlirAttribute annotation = mlirOperationGetDiscardableAttributeByName(op, name);
+  MlirAttribute annotation =
+      mlirOperationGetDiscardableAttributeByName(op, name);
   if (mlirAttributeIsNull(annotation))
     return MlirWalkResultAdvance;
   mlirOperationSetInherentAttributeByName(

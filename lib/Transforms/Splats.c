@@ -226,8 +226,7 @@ void coopvecPopulateSplatPatterns(MlirRewritePatternSet set, MlirContext ctx) {
                         foldIdentity);
     }
     if (info->broadcastOperands)
-      coopvecAddPattern(set, ctx, info->name,
-                        COOPVEC_BENEFIT_SCALAR_BROADCAST,
+      coopvecAddPattern(set, ctx, info->name, COOPVEC_BENEFIT_SCALAR_BROADCAST,
                         broadcastSplatOperands);
   }
   // IEEE addition and multiplication commute.

@@ -53,8 +53,8 @@ enum { kOffset = 20, kWeights = 25, kGradient = 6 };
 
 static void report(CoopvecEngine *engine, const char *what,
                    CoopvecStatus status) {
-  printf("%s: %s%s%s\n", what, coopvecStatusGetName(status),
-         status ? ": " : "", status ? coopvecEngineGetError(engine) : "");
+  printf("%s: %s%s%s\n", what, coopvecStatusGetName(status), status ? ": " : "",
+         status ? coopvecEngineGetError(engine) : "");
 }
 
 /// Deterministic values in [-2, 2), multiples of 1/64: exact in f32.
@@ -117,7 +117,8 @@ static void run(CoopvecEngine *engine, CoopvecFunction *layer, int64_t batch) {
                           {&d.off, CoopvecDTypeI64, 1},
                           {d.g, CoopvecDTypeF32, kGradient}};
   CoopvecArray results[1] = {{d.y, CoopvecDTypeF32, batch * 5}};
-  CoopvecStatus status = coopvecFunctionRun(layer, batch, args, 4, results, 1, 0);
+  CoopvecStatus status =
+      coopvecFunctionRun(layer, batch, args, 4, results, 1, 0);
   char what[64];
   snprintf(what, sizeof(what), "batch %lld", (long long)batch);
   report(engine, what, status);

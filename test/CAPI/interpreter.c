@@ -8,8 +8,8 @@
 
 // RUN: coopvec-capi-interpreter 2>&1 | FileCheck %s
 
-#include "coopvec-c/Coopvec.h"
 #include "coopvec-c/Interpreter.h"
+#include "coopvec-c/Coopvec.h"
 
 #include <math.h>
 #include <stdio.h>

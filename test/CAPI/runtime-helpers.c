@@ -3,8 +3,8 @@
 // RUN: coopvec-capi-runtime-helpers 2>&1 | FileCheck %s
 
 #include "coopvec-c/Dialect.h"
-#include "coopvec-c/Npy.h"
 #include "coopvec-c/HostArray.h"
+#include "coopvec-c/Npy.h"
 
 #include <mlir-c/BuiltinTypes.h>
 

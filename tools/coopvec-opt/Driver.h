@@ -11,7 +11,6 @@
 #define COOPVEC_TOOLS_COOPVEC_OPT_DRIVER_H
 
 #include "coopvec-c/Support.h"
-#include "coopvec-c/Support.h"
 #include "coopvec-c/Target.h"
 
 #include <mlir-c/Diagnostics.h>
@@ -34,16 +33,16 @@ typedef struct PassFlag {
 } PassFlag;
 
 typedef struct DriverOptions {
-  const char *inputPath;       // "-" for stdin
-  const char *outputPath;      // NULL for stdout
-  const char *passPipeline;    // --pass-pipeline, or NULL
-  CoopvecEmitKind emitKind;    // with emitLLVM: --emit=llvm|asm|obj
-  bool emitLLVM;               // false: --emit=mlir (the default)
+  const char *inputPath;          // "-" for stdin
+  const char *outputPath;         // NULL for stdout
+  const char *passPipeline;       // --pass-pipeline, or NULL
+  CoopvecEmitKind emitKind;       // with emitLLVM: --emit=llvm|asm|obj
+  bool emitLLVM;                  // false: --emit=mlir (the default)
   CoopvecGPUEmitKind gpuEmitKind; // with emitGPU: --emit=ptx|cubin
   bool emitGPU;                   // a gpu.binary object, not the module
   bool emitSPIRV;                 // --emit=spirv: the SPIR-V words
-  CoopvecTargetOptions target; // --target-triple/--target-cpu/--opt-level
-  PassFlag *passFlags;         // in command-line order
+  CoopvecTargetOptions target;    // --target-triple/--target-cpu/--opt-level
+  PassFlag *passFlags;            // in command-line order
   size_t numPassFlags;
   bool splitInputFile;
   bool verifyDiagnostics;

@@ -46,8 +46,8 @@ bool readSource(const char *path, SourceFile *source) {
     fclose(file);
   if (status == ReadTooLarge)
     fprintf(stderr,
-            "coopvec-opt: error: input file '%s' is larger than %d MiB\n",
-            path, MAX_INPUT_BYTES >> 20);
+            "coopvec-opt: error: input file '%s' is larger than %d MiB\n", path,
+            MAX_INPUT_BYTES >> 20);
   else if (status == ReadError)
     fprintf(stderr, "coopvec-opt: error: cannot read input file '%s': %s\n",
             path, strerror(readErrno));

@@ -98,10 +98,9 @@ static bool runOnText(Driver *driver, const char *text, size_t size) {
         module, driver->options->emitKind, &driver->options->target,
         coopvecBufferCallback, &driver->output, printEmitError, NULL));
   } else if (ok && driver->options->emitGPU) {
-    ok = mlirLogicalResultIsSuccess(
-        coopvecEmitGPU(module, driver->options->gpuEmitKind,
-                       coopvecBufferCallback, &driver->output, printEmitError,
-                       NULL));
+    ok = mlirLogicalResultIsSuccess(coopvecEmitGPU(
+        module, driver->options->gpuEmitKind, coopvecBufferCallback,
+        &driver->output, printEmitError, NULL));
   } else if (ok && driver->options->emitSPIRV) {
     ok = mlirLogicalResultIsSuccess(coopvecEmitSPIRV(
         module, coopvecBufferCallback, &driver->output, printEmitError, NULL));

@@ -19,16 +19,16 @@
 typedef struct CPULowering {
   CoopvecPerThread p;
   int64_t lanes;
-  int64_t rowBlock;     // output rows per matvec micro-kernel block
+  int64_t rowBlock;       // output rows per matvec micro-kernel block
   int64_t transposeBlock; // B of the B x B transposes of transfers; 0: none
-  MlirBlock entryBlock; // of @f_batched: %n, arguments, outputs
-  CoopvecBuilder exit;  // after the lane loop, before the func.return
-  MlirType laneType;    // vector<L x f32>
-  MlirValue threadBase; // first thread of this group (the induction var)
-  MlirValue validLanes; // min(n - threadBase, L)
-  MlirValue mask;       // vector<L x i1>: lane < validLanes
-  MlirValue lastLane;   // validLanes - 1, created on first use (store)
-  MlirValue fullGroup;  // i1: validLanes == L, created on first use
+  MlirBlock entryBlock;   // of @f_batched: %n, arguments, outputs
+  CoopvecBuilder exit;    // after the lane loop, before the func.return
+  MlirType laneType;      // vector<L x f32>
+  MlirValue threadBase;   // first thread of this group (the induction var)
+  MlirValue validLanes;   // min(n - threadBase, L)
+  MlirValue mask;         // vector<L x i1>: lane < validLanes
+  MlirValue lastLane;     // validLanes - 1, created on first use (store)
+  MlirValue fullGroup;    // i1: validLanes == L, created on first use
 } CPULowering;
 
 static inline CPULowering *cpuOf(CoopvecPerThread *p) {
@@ -58,8 +58,7 @@ int64_t cpuTransposeBlock(int64_t lanes, int64_t vectorFloats);
 /// Reads vec argument `arg` from its n x N buffer into lane vectors.
 void cpuLoadVecArgument(CPULowering *l, MlirValue arg, MlirValue buffer);
 /// Writes the returned vecs to their n x N output buffers.
-void cpuStoreResults(CPULowering *l, MlirOperation ret,
-                     intptr_t firstOutput);
+void cpuStoreResults(CPULowering *l, MlirOperation ret, intptr_t firstOutput);
 
 /// `value` at `b` with the lanes of threads past the end set to zero.
 MlirValue cpuMaskLanes(CPULowering *l, CoopvecBuilder *b, MlirValue value);

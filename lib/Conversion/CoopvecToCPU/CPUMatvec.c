@@ -44,8 +44,8 @@ static MlirValue indexConstant(CPULowering *l, int64_t value) {
 
 MlirValue cpuAllocaMatrix(CPULowering *l, int64_t rows, int64_t cols) {
   int64_t shape[] = {rows, cols};
-  MlirType type = mlirMemRefTypeContiguousGet(l->p.f32, 2, shape,
-                                              mlirAttributeGetNull());
+  MlirType type =
+      mlirMemRefTypeContiguousGet(l->p.f32, 2, shape, mlirAttributeGetNull());
   // A cache line, and a zmm register for 16 lanes.
   return coopvecBuildAlloca(&l->p.entry, type, 64);
 }
@@ -274,12 +274,11 @@ static void emitRowBlock(CPULowering *l, const MatvecShape *shape,
                : addIndex(l, mulIndex(l, first, shape->outputStride),
                           shape->view->base);
   for (intptr_t r = 0; r < count; ++r) {
-    rows[r] = constant ? indexConstant(l, firstConstant + r)
-                       : addIndex(l, first, r);
+    rows[r] =
+        constant ? indexConstant(l, firstConstant + r) : addIndex(l, first, r);
     rowStart[r] =
-        constant ? indexConstant(l, shape->view->base +
-                                        (firstConstant + r) *
-                                            shape->outputStride)
+        constant ? indexConstant(l, shape->view->base + (firstConstant + r) *
+                                                            shape->outputStride)
                  : addIndex(l, firstStart, r * shape->outputStride);
     inits[r] = initialSum(l, shape, rows[r]);
   }
@@ -310,9 +309,8 @@ static void emitRowBlocks(CPULowering *l, const MatvecShape *shape) {
                  shape->numOutputs - fullRows);
 }
 
-static const CoopvecMatrixView *checkedView(CoopvecPerThread *p,
-                                            MlirOperation op,
-                                            MlirValue matrix) {
+static const CoopvecMatrixView *
+checkedView(CoopvecPerThread *p, MlirOperation op, MlirValue matrix) {
   const CoopvecMatrixView *view = coopvecLookupView(p, matrix);
   if (!view)
     coopvecEmitOpError(op, "needs a matrix defined by coopvec.matrix_view "
@@ -487,8 +485,8 @@ static void emitAccumulate(CPULowering *l, MlirValue tile,
       coopvecBuildReduceAdd(b, coopvecBuildBinaryOp(b, "arith.mulf", a, bRow));
   MlirValue index[] = {tile, outer.inductionVar, inner.inductionVar};
   MlirValue old = coopvecBuild1(b, "memref.load", 3, index, l->p.f32, 0, NULL);
-  MlirValue operands[] = {coopvecBuildBinaryOp(b, "arith.addf", old, sum),
-                          tile, outer.inductionVar, inner.inductionVar};
+  MlirValue operands[] = {coopvecBuildBinaryOp(b, "arith.addf", old, sum), tile,
+                          outer.inductionVar, inner.inductionVar};
   coopvecBuild0(b, "memref.store", 4, operands, 0, NULL);
   closeLoop(l, &inner, 0, NULL, &innerSaved);
   closeLoop(l, &outer, 0, NULL, &outerSaved);

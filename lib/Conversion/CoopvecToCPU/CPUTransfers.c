@@ -45,10 +45,10 @@ static MlirValue laneStrides(CPULowering *l, intptr_t size) {
 /// thread: threadBase * N + i.
 static MlirValue groupElementIndex(CPULowering *l, CoopvecBuilder *b,
                                    intptr_t size, MlirValue i) {
-  MlirValue base = size == 1 ? l->threadBase
-                             : coopvecBuildBinaryOp(b, "arith.muli",
-                                                    l->threadBase,
-                                                    indexConstant(l, size));
+  MlirValue base = size == 1
+                       ? l->threadBase
+                       : coopvecBuildBinaryOp(b, "arith.muli", l->threadBase,
+                                              indexConstant(l, size));
   return coopvecBuildBinaryOp(b, "arith.addi", base, i);
 }
 
@@ -397,8 +397,8 @@ void cpuStoreResults(CPULowering *l, MlirOperation ret, intptr_t firstOutput) {
 /// of the highest-numbered thread, as if threads ran one after another.
 static MlirValue lastThreadLane(CPULowering *l) {
   if (mlirValueIsNull(l->lastLane))
-    l->lastLane = coopvecBuildBinaryOp(&l->p.body, "arith.subi",
-                                       l->validLanes, indexConstant(l, 1));
+    l->lastLane = coopvecBuildBinaryOp(&l->p.body, "arith.subi", l->validLanes,
+                                       indexConstant(l, 1));
   return l->lastLane;
 }
 
@@ -414,16 +414,15 @@ bool cpuLowerStore(CoopvecPerThread *p, MlirOperation op) {
   MlirValue lastLane = lastThreadLane(l);
   MlirValue init = coopvecBuildFloatSplatConstant(&p->body, vectorType, 0.0);
   coopvecPrepareForLoop(p, value);
-  CoopvecLoop loop = coopvecBuildFor(&p->body, indexConstant(l, 0),
-                                     indexConstant(l, size),
-                                     indexConstant(l, 1), 1, &init);
+  CoopvecLoop loop =
+      coopvecBuildFor(&p->body, indexConstant(l, 0), indexConstant(l, size),
+                      indexConstant(l, 1), 1, &init);
   CoopvecBuilder *b = &loop.body;
   MlirValue row = coopvecOperandRow(p, b, value, loop.inductionVar);
   MlirValue scalar =
       coopvecNarrowTo(b, coopvecBuildExtractDynamic(b, row, lastLane), element);
-  MlirValue inserted =
-      coopvecBuildInsertDynamic(b, scalar, coopvecLoopIterArg(&loop, 0),
-                                loop.inductionVar);
+  MlirValue inserted = coopvecBuildInsertDynamic(
+      b, scalar, coopvecLoopIterArg(&loop, 0), loop.inductionVar);
   coopvecFinishFor(&loop, 1, &inserted);
   MlirValue vector = mlirOperationGetResult(loop.op, 0);
   MlirValue offset = mlirOperationGetOperand(op, 2);

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Conversion/PerThread/PerThread.h"
 #include "Conversion/PerThread/Math.h"
+#include "Conversion/PerThread/PerThread.h"
 
 #include "Dialect/Verifier.h"
 #include "Support/Alloc.h"
@@ -50,9 +50,9 @@ static bool useElementLoop(const CoopvecPerThread *p, MlirOperation op,
   if (coopvecWantsTile(p, count))
     return true;
   const CoopvecOpInfo *info = coopvecLookupOp(op);
-  bool transcendental = info && (info->id == CoopvecOpExp2 ||
-                                 info->id == CoopvecOpLog2 ||
-                                 info->id == CoopvecOpTanh);
+  bool transcendental =
+      info && (info->id == CoopvecOpExp2 || info->id == CoopvecOpLog2 ||
+               info->id == CoopvecOpTanh);
   return transcendental && p->mapping->allocTile && count > 1;
 }
 
@@ -177,9 +177,10 @@ static bool lowerFromElements(CoopvecPerThread *p, MlirOperation op) {
 }
 
 static bool lowerSplat(CoopvecPerThread *p, MlirOperation op) {
-  coopvecMapUniform(p, mlirOperationGetResult(op, 0),
-                    coopvecVecSizeOf(mlirOperationGetResult(op, 0)),
-                    coopvecOperandElement(p, mlirOperationGetOperand(op, 0), 0));
+  coopvecMapUniform(
+      p, mlirOperationGetResult(op, 0),
+      coopvecVecSizeOf(mlirOperationGetResult(op, 0)),
+      coopvecOperandElement(p, mlirOperationGetOperand(op, 0), 0));
   return true;
 }
 
@@ -209,9 +210,9 @@ static MlirValue uniformVectorElement(CoopvecPerThread *p, MlirOperation op,
                                       ElementAt at, const void *state) {
   (void)op;
   MlirValue vector = *(const MlirValue *)state;
-  MlirValue scalar =
-      at.constant >= 0 ? coopvecBuildExtract(at.b, vector, at.constant)
-                       : coopvecBuildExtractDynamic(at.b, vector, at.index);
+  MlirValue scalar = at.constant >= 0
+                         ? coopvecBuildExtract(at.b, vector, at.constant)
+                         : coopvecBuildExtractDynamic(at.b, vector, at.index);
   return p->mapping->broadcast(p, at.b, coopvecWidenToF32(at.b, scalar));
 }
 
@@ -338,7 +339,9 @@ bool coopvecLowerLoad(CoopvecPerThread *p, MlirOperation op) {
   int64_t size = coopvecVecSizeOf(result);
   MlirType type = mlirVectorTypeGet(1, &size, coopvecVecElementOf(result));
   MlirValue operands[] = {mlirOperationGetOperand(op, 0),
-                          mlirOperationGetOperand(op, 1), {NULL}, {NULL}};
+                          mlirOperationGetOperand(op, 1),
+                          {NULL},
+                          {NULL}};
   MlirValue loaded;
   if (coopvecOpIs(op, CoopvecOpMaskedLoad)) {
     MlirValue padding = mlirOperationGetOperand(op, 3);

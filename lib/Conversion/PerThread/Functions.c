@@ -55,7 +55,6 @@ static bool listContainsName(const CoopvecFunctionList *list,
   return false;
 }
 
-
 /// A value that differs between threads: a vec, or what unpack /
 /// to_vector made of one.
 static bool isPerThreadValue(MlirValue value) {

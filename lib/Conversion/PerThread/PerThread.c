@@ -93,8 +93,8 @@ static bool readByOtherOperand(const CoopvecPerThread *p, MlirOperation op,
   return false;
 }
 
-MlirValue coopvecTileFor(CoopvecPerThread *p, MlirOperation op,
-                         intptr_t count, unsigned inPlaceOperands) {
+MlirValue coopvecTileFor(CoopvecPerThread *p, MlirOperation op, intptr_t count,
+                         unsigned inPlaceOperands) {
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
     if (!(inPlaceOperands & (1u << i)))
       continue;
@@ -129,8 +129,7 @@ MlirValue coopvecTileOf(CoopvecPerThread *p, MlirValue value) {
   CoopvecTile *tile = freeTile(p, count);
   tile->scratch = true;
   for (intptr_t i = 0; i < count; ++i)
-    p->mapping->storeRow(p, &p->body, tile->memref,
-                         coopvecPerThreadIndex(p, i),
+    p->mapping->storeRow(p, &p->body, tile->memref, coopvecPerThreadIndex(p, i),
                          coopvecOperandElement(p, value, i));
   coopvecPointerMapInsert(&p->scratch, value.ptr, tile - p->tiles);
   return tile->memref;
@@ -389,8 +388,8 @@ static void computeLastUses(CoopvecPerThread *p, MlirBlock block) {
   for (MlirOperation op = mlirBlockGetFirstOperation(block);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
-      coopvecPointerMapInsert(&p->lastUses,
-                              mlirOperationGetOperand(op, i).ptr, index);
+      coopvecPointerMapInsert(&p->lastUses, mlirOperationGetOperand(op, i).ptr,
+                              index);
     ++index;
   }
 }

@@ -78,10 +78,10 @@ typedef struct CoopvecThreadMapping {
                    MlirValue tile, MlirValue row, MlirValue value);
   int64_t ssaMaxElements;
   /// Ops where threads cooperate or race.
-  CoopvecOpHook lowerStore;       // store, masked_store
-  CoopvecOpHook lowerMatvec;      // matvec
+  CoopvecOpHook lowerStore;        // store, masked_store
+  CoopvecOpHook lowerMatvec;       // matvec
   CoopvecOpHook lowerOuterProduct; // outer_product_accumulate
-  CoopvecOpHook lowerReduceSum;   // reduce_sum_accumulate
+  CoopvecOpHook lowerReduceSum;    // reduce_sum_accumulate
   /// A non-coopvec op of the body (uniform: it sees no per-thread value).
   CoopvecOpHook lowerUniformOp;
   /// Whether lowerMatvec reads a bias that is a deferred load
@@ -106,8 +106,8 @@ typedef struct CoopvecElements {
 typedef struct CoopvecTile {
   MlirValue memref;
   int64_t rows;
-  int64_t users;   // values mapped to it
-  bool scratch;    // held until the current op is lowered
+  int64_t users; // values mapped to it
+  bool scratch;  // held until the current op is lowered
 } CoopvecTile;
 
 typedef struct CoopvecPerThread {
@@ -118,7 +118,7 @@ typedef struct CoopvecPerThread {
   /// dominates it and runs once (constants).
   CoopvecBuilder body, entry;
   MlirType f32, index;
-  MlirType elementType; // of every element value
+  MlirType elementType;       // of every element value
   CoopvecPointerMap valueMap; // MlirValue.ptr -> index into `elements`
   CoopvecElements *elements;
   intptr_t numElements, elementsCapacity;
@@ -182,8 +182,8 @@ bool coopvecWantsTile(const CoopvecPerThread *p, intptr_t count);
 /// The tile of an operand in `inPlaceOperands` (bit o: operand o) that dies
 /// at this op may be reused: right for ops that read row i of it only
 /// before they write row i.
-MlirValue coopvecTileFor(CoopvecPerThread *p, MlirOperation op,
-                         intptr_t count, unsigned inPlaceOperands);
+MlirValue coopvecTileFor(CoopvecPerThread *p, MlirOperation op, intptr_t count,
+                         unsigned inPlaceOperands);
 /// A tile of at least `rows` rows for the current op only.
 MlirValue coopvecScratchTile(CoopvecPerThread *p, intptr_t rows);
 /// A tile holding the element values of `value`: its own, or a scratch
@@ -214,8 +214,7 @@ MlirValue coopvecPerThreadConstant(CoopvecPerThread *p, double value);
 /// f16 -> f32 for a loaded scalar or vector; f32 unchanged.
 MlirValue coopvecWidenToF32(CoopvecBuilder *b, MlirValue value);
 /// f32 -> `element` (round to nearest even) for values about to be stored.
-MlirValue coopvecNarrowTo(CoopvecBuilder *b, MlirValue value,
-                          MlirType element);
+MlirValue coopvecNarrowTo(CoopvecBuilder *b, MlirValue value, MlirType element);
 
 /// The number of elements / element type of a !coopvec.vec value.
 intptr_t coopvecVecSizeOf(MlirValue vec);
@@ -255,6 +254,5 @@ bool coopvecCheckPerThreadFunction(MlirOperation func, MlirOperation module,
                                    const CoopvecFunctionList *perThread,
                                    const char *passName, const char *suffix,
                                    CoopvecTargetOpCheck targetCheck);
-
 
 #endif // COOPVEC_LIB_CONVERSION_PERTHREAD_PERTHREAD_H
