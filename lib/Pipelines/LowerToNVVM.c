@@ -23,11 +23,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pass/PassDef.h"
+#include "Pipelines/PipelineOptions.h"
 
 #include "coopvec-c/Support.h"
-
-#include <ctype.h>
-#include <string.h>
 
 /// The options split between the target, the pipeline and the conversion.
 typedef struct NVVMOptions {
@@ -36,41 +34,24 @@ typedef struct NVVMOptions {
   CoopvecBuffer conversion; // the rest, as given
 } NVVMOptions;
 
-static bool keyIs(MlirStringRef key, const char *name) {
-  return key.length == strlen(name) && strncmp(key.data, name, key.length) == 0;
-}
-
-/// Sorts `key=value` words (space separated, as pass options).
+/// Sorts the option words between the target, the pipeline and the
+/// conversion.
 static void splitOptions(MlirStringRef text, NVVMOptions *options) {
-  size_t pos = 0;
-  while (pos < text.length) {
-    while (pos < text.length && isspace((unsigned char)text.data[pos]))
-      ++pos;
-    size_t start = pos;
-    while (pos < text.length && !isspace((unsigned char)text.data[pos]))
-      ++pos;
-    if (pos == start)
-      break;
-    MlirStringRef word = mlirStringRefCreate(text.data + start, pos - start);
-    const char *equals = memchr(word.data, '=', word.length);
-    size_t keyLength = equals ? (size_t)(equals - word.data) : word.length;
-    MlirStringRef key = mlirStringRefCreate(word.data, keyLength);
-    MlirStringRef value = keyLength < word.length
-                              ? mlirStringRefCreate(word.data + keyLength + 1,
-                                                    word.length - keyLength - 1)
-                              : mlirStringRefCreate("", 0);
-    if (keyIs(key, "chip"))
-      options->chip = value;
-    else if (keyIs(key, "features"))
-      options->features = value;
-    else if (keyIs(key, "binary") &&
-             (keyIs(value, "true") || keyIs(value, "false")))
-      options->binary = keyIs(value, "true");
+  CoopvecOptionWord w;
+  for (size_t pos = 0; coopvecNextOptionWord(text, &pos, &w);) {
+    if (coopvecStringRefIs(w.key, "chip"))
+      options->chip = w.value;
+    else if (coopvecStringRefIs(w.key, "features"))
+      options->features = w.value;
+    else if (coopvecStringRefIs(w.key, "binary") &&
+             (coopvecStringRefIs(w.value, "true") ||
+              coopvecStringRefIs(w.value, "false")))
+      options->binary = coopvecStringRefIs(w.value, "true");
     else // including a `binary=` of another value, which the conversion
          // reports as an option it does not know
       coopvecBufferAppendf(&options->conversion, "%s%.*s",
                            options->conversion.size ? " " : "",
-                           (int)word.length, word.data);
+                           (int)w.word.length, w.word.data);
   }
 }
 

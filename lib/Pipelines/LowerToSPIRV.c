@@ -22,10 +22,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "Pass/PassDef.h"
+#include "Pipelines/PipelineOptions.h"
 
 #include "coopvec-c/Support.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,13 +41,9 @@ typedef struct SPIRVOptions {
   CoopvecBuffer error; // the first bad option
 } SPIRVOptions;
 
-static bool keyIs(MlirStringRef key, const char *name) {
-  return key.length == strlen(name) && strncmp(key.data, name, key.length) == 0;
-}
-
 static bool parseBool(MlirStringRef value, bool *out) {
-  if (keyIs(value, "true") || keyIs(value, "false")) {
-    *out = keyIs(value, "true");
+  if (coopvecStringRefIs(value, "true") || coopvecStringRefIs(value, "false")) {
+    *out = coopvecStringRefIs(value, "true");
     return true;
   }
   return false;
@@ -79,40 +75,41 @@ static void badValue(SPIRVOptions *o, MlirStringRef key, MlirStringRef value,
 
 static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
   bool flag;
-  if (keyIs(key, "mode")) {
-    if (keyIs(value, "portable"))
+  if (coopvecStringRefIs(key, "mode")) {
+    if (coopvecStringRefIs(value, "portable"))
       o->mode = ModePortable;
-    else if (keyIs(value, "cooperative-matrix"))
+    else if (coopvecStringRefIs(value, "cooperative-matrix"))
       o->mode = ModeCooperativeMatrix;
-    else if (keyIs(value, "auto"))
+    else if (coopvecStringRefIs(value, "auto"))
       o->mode = ModeAuto;
     else
       badValue(o, key, value, "portable, cooperative-matrix or auto");
-  } else if (keyIs(key, "device-cooperative-matrix")) {
+  } else if (coopvecStringRefIs(key, "device-cooperative-matrix")) {
     if (parseBool(value, &flag))
       o->deviceCooperativeMatrix = flag;
     else
       badValue(o, key, value, "true or false");
-  } else if (keyIs(key, "subgroup-size")) {
+  } else if (coopvecStringRefIs(key, "subgroup-size")) {
     if (!parseInt(value, 1, 128, &o->subgroupSize) ||
         (o->subgroupSize & (o->subgroupSize - 1)))
       badValue(o, key, value, "a power of two from 1 to 128");
-  } else if (keyIs(key, "block-size") || keyIs(key, "workgroup-size")) {
+  } else if (coopvecStringRefIs(key, "block-size") ||
+             coopvecStringRefIs(key, "workgroup-size")) {
     if (!parseInt(value, 1, 1024, &o->blockSize))
       badValue(o, key, value, "1 to 1024 threads");
-  } else if (keyIs(key, "workgroup-memory")) {
+  } else if (coopvecStringRefIs(key, "workgroup-memory")) {
     if (!parseInt(value, 0, 1 << 20, &o->workgroupMemory))
       badValue(o, key, value, "0 to 1048576 bytes");
-  } else if (keyIs(key, "atomic-float")) {
+  } else if (coopvecStringRefIs(key, "atomic-float")) {
     if (!parseBool(value, &o->atomicFloat))
       badValue(o, key, value, "true or false");
-  } else if (keyIs(key, "signed-zero-inf-nan-preserve")) {
+  } else if (coopvecStringRefIs(key, "signed-zero-inf-nan-preserve")) {
     if (!parseBool(value, &o->preserve))
       badValue(o, key, value, "true or false");
-  } else if (keyIs(key, "binary")) {
+  } else if (coopvecStringRefIs(key, "binary")) {
     if (!parseBool(value, &o->binary))
       badValue(o, key, value, "true or false");
-  } else if (keyIs(key, "cooperative-matrix-shapes")) {
+  } else if (coopvecStringRefIs(key, "cooperative-matrix-shapes")) {
     if (value.length == 0 || value.length >= sizeof(o->shapes))
       badValue(o, key, value, "a comma list of MxNxK shapes");
     else {
@@ -140,24 +137,9 @@ static void parseOptions(MlirStringRef text, SPIRVOptions *o) {
   o->binary = true;
   o->preserve = true;
   strcpy(o->shapes, "16x16x16");
-  size_t pos = 0;
-  while (pos < text.length) {
-    while (pos < text.length && isspace((unsigned char)text.data[pos]))
-      ++pos;
-    size_t start = pos;
-    while (pos < text.length && !isspace((unsigned char)text.data[pos]))
-      ++pos;
-    if (pos == start)
-      break;
-    MlirStringRef word = mlirStringRefCreate(text.data + start, pos - start);
-    const char *equals = memchr(word.data, '=', word.length);
-    size_t keyLength = equals ? (size_t)(equals - word.data) : word.length;
-    setOption(o, mlirStringRefCreate(word.data, keyLength),
-              keyLength < word.length
-                  ? mlirStringRefCreate(word.data + keyLength + 1,
-                                        word.length - keyLength - 1)
-                  : mlirStringRefCreate("", 0));
-  }
+  CoopvecOptionWord w;
+  for (size_t pos = 0; coopvecNextOptionWord(text, &pos, &w);)
+    setOption(o, w.key, w.value);
   if (o->mode == ModeAuto) {
     if (o->deviceCooperativeMatrix < 0 && !o->error.size)
       coopvecBufferAppendStr(
