@@ -62,26 +62,8 @@ check() {
   fi
 }
 
-for file in "$@"; do
-  base=$(basename "$file" .mlir)
-  if grep -q '^//--- ' "$file"; then
-    split-file "$file" "$scratch/$base"
-    for piece in "$scratch/$base"/*.mlir; do
-      name="$base/$(basename "$piece")"
-      check "$name" "$piece"
-      # The gradients the file's RUN lines make of this piece.
-      for funcs in $(grep -o "coopvec-opt %t/$(basename "$piece") --coopvec-autodiff=func=[A-Za-z0-9_,]*" "$file" | sed 's/.*func=//'); do
-        grad="${piece%.mlir}-grad.mlir"
-        if coopvec-opt "$piece" --coopvec-autodiff=func="$funcs" -o "$grad"; then
-          check "$name (gradient of $funcs)" "$grad"
-        else
-          fail "$name" "coopvec-autodiff func=$funcs"
-        fi
-      done
-    done
-  else
-    check "$base.mlir" "$file"
-  fi
-done
+# shellcheck source=../../Inputs/each-program.sh
+source "$(dirname "$0")/../../Inputs/each-program.sh"
+for_each_program "$@"
 echo "checked $count programs"
 exit $failed
