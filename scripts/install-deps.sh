@@ -4,9 +4,14 @@
 set -euo pipefail
 # python3-numpy and python3-pytest: the Python package's tests (test/python);
 # python3-matplotlib (the plots of python/examples/fit.py) is optional.
+# libvulkan-dev (headers and loader), mesa-vulkan-drivers (lavapipe, the CPU
+# Vulkan device the Vulkan tests run on) and spirv-tools (spirv-val): the
+# Vulkan target (docs/execution-engine.md); without the headers the Vulkan
+# backend is not built.
 packages=(cmake ninja-build gcc libc6-dev python3 libmlir-22-dev mlir-22-tools
           llvm-22-dev llvm-22-tools libopenblas-dev valgrind pkg-config
-          python3-numpy python3-pytest)
+          python3-numpy python3-pytest libvulkan-dev mesa-vulkan-drivers
+          spirv-tools)
 # --fuzz: also clang-14 and its sanitizer runtimes, for scripts/fuzz.sh and
 # scripts/tsan.sh (docs/reliability.md); the default build needs neither.
 # --bench: also oneDNN and libxsmm, optional baselines of bench/mlp-cpu
