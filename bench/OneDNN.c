@@ -6,7 +6,9 @@
 // results are in registers), over tiles of the batch so that the
 // activations stay in cache. Each of our threads takes a contiguous chunk
 // with its own stream and buffers and keeps oneDNN's OpenMP to one thread
-// (primitives may execute concurrently on different memory). The weights
+// (primitives may execute concurrently on different memory, but the
+// library's default scratchpad is one global buffer: each primitive is
+// created with a user scratchpad and each thread passes its own). The weights
 // are the buffer's row-major W viewed as the in x out matrix in `ba`
 // layout, so nothing is repacked; a last partial tile uses primitives
 // created with a run-time row count. oneDNN 2.x has f16 matmuls only on
@@ -25,8 +27,12 @@
 #include <dnnl.h>
 #include <omp.h>
 
+enum { FULL_TILE, PARTIAL_TILE }; // the two primitives of a layer
+
 typedef struct Layer {
-  dnnl_primitive_t full, rest; // rows = tile; rows known at run time
+  /// [FULL_TILE]: rows = tile; [PARTIAL_TILE]: rows known at run time.
+  dnnl_primitive_t primitives[2];
+  dnnl_memory_desc_t scratchpads[2]; // what each primitive asks for
   dnnl_memory_t weights, bias;
   dnnl_memory_desc_t src, dst; // of a full tile
 } Layer;
@@ -37,6 +43,8 @@ typedef struct Thread {
   /// Per layer, src and dst of a full tile: their data handles are set per
   /// tile (creating memory objects per execution costs microseconds).
   dnnl_memory_t src[MLP_MAX_LAYERS], dst[MLP_MAX_LAYERS];
+  /// Per layer and primitive, the thread's scratchpad.
+  dnnl_memory_t scratchpads[MLP_MAX_LAYERS][2];
 } Thread;
 
 typedef struct State {
@@ -62,9 +70,10 @@ static void rowsMd(dnnl_memory_desc_t *md, int64_t rows, int cols) {
   dnnl_memory_desc_init_by_tag(md, 2, dims, dnnl_f32, dnnl_ab);
 }
 
-/// The matmul of layer `l` for `rows` rows (DNNL_RUNTIME_DIM_VAL: any).
-static int createPrimitive(State *state, int l, int64_t rows,
-                           dnnl_primitive_t *primitive) {
+/// The matmul of layer `l` for `rows` rows (DNNL_RUNTIME_DIM_VAL: any) as
+/// primitive `which` of the layer.
+static int createPrimitive(State *state, int l, int64_t rows, int which) {
+  Layer *out = &state->layers[l];
   const MlpWorkload *workload = state->problem->workload;
   const MlpLayer *layer = &workload->layers[l];
   dnnl_memory_desc_t src, weights, bias, dst;
@@ -93,11 +102,17 @@ static int createPrimitive(State *state, int l, int64_t rows,
     status =
         check(dnnl_primitive_attr_set_post_ops(attr, postOps),
               "attr_set_post_ops") ||
+        check(dnnl_primitive_attr_set_scratchpad_mode(
+                  attr, dnnl_scratchpad_mode_user),
+              "attr_set_scratchpad_mode") ||
         check(dnnl_primitive_desc_create(&pd, &desc, attr, state->engine, NULL),
               "primitive_desc_create (matmul)");
     dnnl_primitive_attr_destroy(attr);
     if (!status) {
-      status = check(dnnl_primitive_create(primitive, pd), "primitive_create");
+      out->scratchpads[which] =
+          *dnnl_primitive_desc_query_md(pd, dnnl_query_scratchpad_md, 0);
+      status = check(dnnl_primitive_create(&out->primitives[which], pd),
+                     "primitive_create");
       dnnl_primitive_desc_destroy(pd);
     }
   }
@@ -123,8 +138,8 @@ static int createLayer(State *state, int l) {
          check(dnnl_memory_create(&out->bias, &bias, state->engine,
                                   w32 + layer->biasOffset),
                "memory_create (bias)") ||
-         createPrimitive(state, l, state->tile, &out->full) ||
-         createPrimitive(state, l, DNNL_RUNTIME_DIM_VAL, &out->rest);
+         createPrimitive(state, l, state->tile, FULL_TILE) ||
+         createPrimitive(state, l, DNNL_RUNTIME_DIM_VAL, PARTIAL_TILE);
 }
 
 static void onednnDestroy(void *opaque) {
@@ -133,10 +148,9 @@ static void onednnDestroy(void *opaque) {
     return;
   for (int l = 0; l < MLP_MAX_LAYERS; ++l) {
     Layer *layer = &state->layers[l];
-    if (layer->full)
-      dnnl_primitive_destroy(layer->full);
-    if (layer->rest)
-      dnnl_primitive_destroy(layer->rest);
+    for (int p = 0; p < 2; ++p)
+      if (layer->primitives[p])
+        dnnl_primitive_destroy(layer->primitives[p]);
     if (layer->weights)
       dnnl_memory_destroy(layer->weights);
     if (layer->bias)
@@ -148,6 +162,9 @@ static void onednnDestroy(void *opaque) {
         dnnl_memory_destroy(state->threads[t].src[l]);
       if (state->threads[t].dst[l])
         dnnl_memory_destroy(state->threads[t].dst[l]);
+      for (int p = 0; p < 2; ++p)
+        if (state->threads[t].scratchpads[l][p])
+          dnnl_memory_destroy(state->threads[t].scratchpads[l][p]);
     }
     if (state->threads[t].stream)
       dnnl_stream_destroy(state->threads[t].stream);
@@ -209,13 +226,16 @@ static int runLayer(State *state, Thread *thread, int l, int64_t rows,
   int owned;
   if (bindMemory(state, thread, l, rows, src, dst, memory, &owned))
     return -1;
-  dnnl_exec_arg_t args[] = {{DNNL_ARG_SRC, memory[0]},
-                            {DNNL_ARG_WEIGHTS, layer->weights},
-                            {DNNL_ARG_BIAS, layer->bias},
-                            {DNNL_ARG_DST, memory[1]}};
-  int status = check(dnnl_primitive_execute(owned ? layer->rest : layer->full,
-                                            thread->stream, 4, args),
-                     "primitive_execute");
+  int which = owned ? PARTIAL_TILE : FULL_TILE;
+  dnnl_exec_arg_t args[] = {
+      {DNNL_ARG_SRC, memory[0]},
+      {DNNL_ARG_WEIGHTS, layer->weights},
+      {DNNL_ARG_BIAS, layer->bias},
+      {DNNL_ARG_DST, memory[1]},
+      {DNNL_ARG_SCRATCHPAD, thread->scratchpads[l][which]}};
+  int status = check(
+      dnnl_primitive_execute(layer->primitives[which], thread->stream, 5, args),
+      "primitive_execute");
   if (owned) {
     dnnl_memory_destroy(memory[0]);
     dnnl_memory_destroy(memory[1]);
@@ -262,6 +282,26 @@ static void onednnChunk(void *context, int index, int64_t begin, int64_t end) {
   dnnl_stream_wait(state->threads[index].stream);
 }
 
+/// Thread memory objects of layer `l`: src and dst of a full tile (data
+/// handles set per tile) and its own scratchpads.
+static int createThreadMemory(State *state, Thread *thread, int l) {
+  Layer *layer = &state->layers[l];
+  if (check(dnnl_memory_create(&thread->src[l], &layer->src, state->engine,
+                               DNNL_MEMORY_NONE),
+            "memory_create (src)") ||
+      check(dnnl_memory_create(&thread->dst[l], &layer->dst, state->engine,
+                               DNNL_MEMORY_NONE),
+            "memory_create (dst)"))
+    return -1;
+  for (int p = 0; p < 2; ++p)
+    if (check(dnnl_memory_create(&thread->scratchpads[l][p],
+                                 &layer->scratchpads[p], state->engine,
+                                 DNNL_MEMORY_ALLOCATE),
+              "memory_create (scratchpad)"))
+      return -1;
+  return 0;
+}
+
 /// Streams and buffers for `threads` threads, kept across calls (the
 /// untimed warm-up call creates them).
 static int prepareThreads(State *state, int threads) {
@@ -280,13 +320,7 @@ static int prepareThreads(State *state, int threads) {
           !(thread->buffers[i] = aligned_alloc(64, bytes)))
         return -1;
     for (int l = 0; l < state->problem->workload->numLayers; ++l)
-      if (!thread->src[l] &&
-          (check(dnnl_memory_create(&thread->src[l], &state->layers[l].src,
-                                    state->engine, DNNL_MEMORY_NONE),
-                 "memory_create (src)") ||
-           check(dnnl_memory_create(&thread->dst[l], &state->layers[l].dst,
-                                    state->engine, DNNL_MEMORY_NONE),
-                 "memory_create (dst)")))
+      if (!thread->src[l] && createThreadMemory(state, thread, l))
         return -1;
   }
   return 0;
