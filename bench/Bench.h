@@ -38,6 +38,7 @@ typedef struct MlpWorkload {
   const char *name;   // "relu-f32", "tanh-f16-64", ...
   const char *source; // the .mlir file coopvec-opt compiles
   CoopvecEntry coopvec;
+  CoopvecEntry coopvecAvx2; // the program compiled for haswell (--isa=avx2)
   int numLayers;
   MlpLayer layers[MLP_MAX_LAYERS];
   int numWeights;
@@ -69,6 +70,7 @@ typedef struct MlpProblem {
   const void *w;
   const float *w32;
   void *y;
+  int avx2; // run coopvec's haswell code (mlp-cpu --isa=avx2)
 } MlpProblem;
 
 /// Runs `body(context, thread, begin, end)` on `threads` threads, thread t

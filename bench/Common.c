@@ -22,12 +22,19 @@ void _mlir_ciface_mlp_tanh64_batched(int64_t n, MemRef1D *x, MemRef1D *w,
                                      MemRef1D *y);
 void _mlir_ciface_mlp_tanh128_batched(int64_t n, MemRef1D *x, MemRef1D *w,
                                       MemRef1D *y);
+void _mlir_ciface_mlp_avx2_batched(int64_t n, MemRef1D *x, MemRef1D *w,
+                                   MemRef1D *y);
+void _mlir_ciface_mlp_tanh64_avx2_batched(int64_t n, MemRef1D *x, MemRef1D *w,
+                                          MemRef1D *y);
+void _mlir_ciface_mlp_tanh128_avx2_batched(int64_t n, MemRef1D *x, MemRef1D *w,
+                                           MemRef1D *y);
 
 // Offsets follow the .mlir files (matrix_view offsets there are in bytes).
 const MlpWorkload mlpWorkloads[] = {
     {"relu-f32",
      "examples/mlp.mlir",
      _mlir_ciface_mlp_batched,
+     _mlir_ciface_mlp_avx2_batched,
      4,
      {{32, 64, 0, 2048},
       {64, 64, 2112, 6208},
@@ -39,6 +46,7 @@ const MlpWorkload mlpWorkloads[] = {
     {"tanh-f16-64",
      "bench/mlp-tanh-f16.mlir",
      _mlir_ciface_mlp_tanh64_batched,
+     _mlir_ciface_mlp_tanh64_avx2_batched,
      4,
      {{32, 64, 0, 2048},
       {64, 64, 2112, 6208},
@@ -50,6 +58,7 @@ const MlpWorkload mlpWorkloads[] = {
     {"tanh-f16-128",
      "bench/mlp-tanh-f16.mlir",
      _mlir_ciface_mlp_tanh128_batched,
+     _mlir_ciface_mlp_tanh128_avx2_batched,
      4,
      {{32, 128, 0, 4096},
       {128, 128, 4224, 20608},

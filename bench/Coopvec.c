@@ -35,7 +35,8 @@ static void coopvecChunk(void *context, int thread, int64_t begin,
   MemRef1D w = memrefOf((void *)problem->w, workload->numWeights);
   MemRef1D y =
       memrefOf((char *)problem->y + begin * outputs * bytes, count * outputs);
-  workload->coopvec(count, &x, &w, &y);
+  (problem->avx2 ? workload->coopvecAvx2 : workload->coopvec)(count, &x, &w,
+                                                              &y);
 }
 
 static void *coopvecCreate(const MlpProblem *problem, int tile) {

@@ -100,7 +100,9 @@ static double bestPeak(int threads, int vectorBits, int repetitions) {
 }
 
 int measurePeaks(Table *table, int threads, int repetitions) {
-  int widths[2] = {widestFmaBits(), 256};
+  int widest = widestFmaBits();
+  int widths[2] = {
+      widest < table->maxVectorBits ? widest : table->maxVectorBits, 256};
   int numWidths = widths[0] == 512 ? 2 : 1;
   for (int i = 0; i < numWidths; ++i) {
     double gflops = bestPeak(threads, widths[i], repetitions);
@@ -245,10 +247,12 @@ void printLoad(const char *when) {
   printf("load average (%s): %s\n", when, line);
 }
 
-void printHeader(int repetitions, int plainRepetitions) {
+void printHeader(int repetitions, int plainRepetitions, const char *isa) {
   printf("mlp-cpu: medians of %d runs after one warm-up (plain-c: %d; FMA "
          "peak: best of %d); FLOPs count multiply-adds only\n",
          repetitions, plainRepetitions, repetitions);
+  if (isa)
+    printf("%s\n", isa);
   const char *libraries[] = {openblasDescription(), onednnDescription(),
                              libxsmmDescription()};
   for (int i = 0; i < 3; ++i)

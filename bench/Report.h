@@ -32,6 +32,7 @@ typedef struct Table {
   const MlpWorkload *workload;
   int64_t batch;
   int repetitions;
+  int maxVectorBits; // the widest vectors the measured code may use
   Row rows[MAX_ROWS];
   int numRows;
   Sweep sweeps[MAX_SWEEPS];
@@ -49,14 +50,16 @@ Measurement summarizeRuns(double *times, int count, double gflop);
 void addRow(Table *table, const char *name, int tile, int threads,
             const Measurement *m);
 void addSweep(Table *table, const char *name, int tile, double gflops);
-/// The FMA peak rows on `threads`: the widest FMA (every % refers to it)
-/// and, on AVX-512 machines, 256-bit, the best of `repetitions`.
+/// The FMA peak rows on `threads`: the widest FMA up to the table's
+/// maxVectorBits (every % refers to it) and, where that is 512, 256-bit,
+/// the best of `repetitions`.
 int measurePeaks(Table *table, int threads, int repetitions);
 
 /// The table, the tile sweep and the summary lines ("summary:" when `main`,
 /// else "summary-<workload>:").
 void printTable(const Table *table, int main);
-void printHeader(int repetitions, int plainRepetitions);
+/// `isa`: what --isa=avx2 set up, or NULL.
+void printHeader(int repetitions, int plainRepetitions, const char *isa);
 /// coopvec-opt's time to compile `source` to an object (median of 3).
 void printCompileTime(const char *source);
 /// /proc/loadavg, labelled `when`.

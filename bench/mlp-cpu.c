@@ -10,6 +10,11 @@
 //   --tile=N          batch tile of the tiled baselines (default: the best
 //                     of a sweep over 256 .. 4096)
 //   --no-compile-time skip timing coopvec-opt on the benchmark programs
+//   --isa=avx2        measure an AVX2 machine on an AVX-512 one: coopvec's
+//                     objects compiled for haswell, the libraries held to
+//                     AVX2 (DNNL_MAX_CPU_ISA, LIBXSMM_TARGET,
+//                     OPENBLAS_CORETYPE, set before they load: mlp-cpu runs
+//                     itself again), every % of the 256-bit FMA peak
 //
 // For each workload: times coopvec and the baselines on 1 and 2 threads next
 // to the measured FMA peak, checks every output against plain C, prints one
@@ -32,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { MAX_REPETITIONS = 1000, PLAIN_REPETITIONS = 3 };
 static const int threadCounts[] = {1, 2};
@@ -54,6 +60,7 @@ typedef struct Options {
   int64_t batch, repetitions;
   int tile; // 0: sweep
   int compileTime;
+  int avx2; // --isa=avx2
   int workloads[8], numWorkloads;
   const Variant *variants[NUM_VARIANTS];
   int numVariants;
@@ -66,7 +73,8 @@ typedef struct Options {
 static int usage(void) {
   fprintf(stderr, "usage: mlp-cpu [--batch=N] [--repetitions=R] "
                   "[--workloads=LIST] [--variants=LIST] [--tile=N] "
-                  "[--no-compile-time] [batch [repetitions]]\n");
+                  "[--no-compile-time] [--isa=native|avx2] "
+                  "[batch [repetitions]]\n");
   return -1;
 }
 
@@ -137,6 +145,10 @@ static int parseArgument(Options *options, const char *arg, int *positional) {
   }
   if (!strcmp(arg, "--no-compile-time")) {
     options->compileTime = 0;
+    return 0;
+  }
+  if (!strcmp(arg, "--isa=native") || !strcmp(arg, "--isa=avx2")) {
+    options->avx2 = arg[6] == 'a';
     return 0;
   }
   if (arg[0] == '-' || *positional >= 2)
@@ -430,13 +442,15 @@ static int runWorkload(const Options *options, const MlpWorkload *workload) {
   Buffers buffers;
   if (createBuffers(workload, batch, &buffers))
     return -1;
-  MlpProblem reference = {workload,  batch,       buffers.x,
-                          buffers.w, buffers.w32, buffers.reference};
+  MlpProblem reference = {workload,     batch,       buffers.x,
+                          buffers.w,    buffers.w32, buffers.reference,
+                          options->avx2};
   MlpProblem problem = reference;
   problem.y = buffers.y;
   Table table = {.workload = workload,
                  .batch = batch,
-                 .repetitions = (int)options->repetitions};
+                 .repetitions = (int)options->repetitions,
+                 .maxVectorBits = options->avx2 ? 256 : 512};
   int status = plainCVariant.run(NULL, &reference, 1);
   int tiles[NUM_VARIANTS] = {0};
   for (int v = 0; !status && v < options->numVariants; ++v)
@@ -457,11 +471,42 @@ static int runWorkload(const Options *options, const MlpWorkload *workload) {
 // main
 //===----------------------------------------------------------------------===//
 
+/// The libraries read which kernels to use when they load, before main:
+/// --isa=avx2 sets their variables and runs mlp-cpu again. Returns only if
+/// that is done (0) or impossible (-1).
+static int restrictLibrariesToAvx2(char **argv) {
+  static const char *const variables[][2] = {{"DNNL_MAX_CPU_ISA", "AVX2"},
+                                             {"LIBXSMM_TARGET", "hsw"},
+                                             {"OPENBLAS_CORETYPE", "Haswell"}};
+  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
+    fprintf(stderr, "mlp-cpu: error: --isa=avx2 needs a CPU with AVX2 and "
+                    "FMA\n");
+    return -1;
+  }
+  const char *done = getenv("COOPVEC_BENCH_ISA");
+  if (done && !strcmp(done, "avx2"))
+    return 0;
+  for (int i = 0; i < 3; ++i)
+    setenv(variables[i][0], variables[i][1], 1);
+  setenv("COOPVEC_BENCH_ISA", "avx2", 1);
+  execv("/proc/self/exe", argv);
+  fprintf(stderr, "mlp-cpu: error: cannot run itself again: %s\n",
+          strerror(errno));
+  return -1;
+}
+
 int main(int argc, char **argv) {
   Options options;
   if (parseOptions(argc, argv, &options))
     return 2;
-  printHeader((int)options.repetitions, PLAIN_REPETITIONS);
+  if (options.avx2 && restrictLibrariesToAvx2(argv))
+    return 2;
+  printHeader((int)options.repetitions, PLAIN_REPETITIONS,
+              options.avx2 ? "isa: avx2 (coopvec for haswell; "
+                             "DNNL_MAX_CPU_ISA=AVX2 LIBXSMM_TARGET=hsw "
+                             "OPENBLAS_CORETYPE=Haswell; % of the 256-bit "
+                             "FMA peak)"
+                           : NULL);
   for (int v = 0; v < options.numVariants; ++v)
     if (options.variants[v]->missing)
       printf("%s: skipped, %s\n", options.variants[v]->name,
