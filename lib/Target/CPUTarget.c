@@ -184,12 +184,16 @@ bool coopvecCPUTargetHasFeature(const CoopvecCPUTarget *target,
   return hasFeature(&target->derivedFeatures, name);
 }
 
-/// The float SIMD registers of the architecture with these features.
+/// The float SIMD registers of the architecture with these features, and
+/// whether it has a fused multiply-add.
 static void deriveRegisters(CoopvecCPUTarget *target,
                             const CoopvecBuffer *features) {
   Arch arch = archOf(target->triple);
   target->vectorBits = 128;
   target->numVectorRegisters = arch == ArchAArch64 ? 32 : 16;
+  target->hasFusedMultiplyAdd =
+      arch == ArchAArch64 ||
+      (arch == ArchX86_64 && hasFeature(features, "fma"));
   if (arch != ArchX86_64)
     return;
   if (hasFeature(features, "avx512f")) {

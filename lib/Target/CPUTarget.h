@@ -32,6 +32,9 @@ typedef struct CoopvecCPUTarget {
   /// The widest float SIMD register the CPU has, and how many there are.
   int vectorBits;
   int numVectorRegisters;
+  /// Whether the CPU has a fused multiply-add instruction (x86 FMA3,
+  /// AArch64): without one, llvm.fma becomes a libm call per element.
+  bool hasFusedMultiplyAdd;
 } CoopvecCPUTarget;
 
 /// Resolves a target: `triple` ("" or NULL: the host's default triple),

@@ -21,6 +21,7 @@ typedef struct CPULowering {
   int64_t lanes;
   int64_t rowBlock;       // output rows per matvec micro-kernel block
   int64_t transposeBlock; // B of the B x B transposes of transfers; 0: none
+  bool fusedMultiplyAdd;  // the target has an FMA instruction
   MlirBlock entryBlock;   // of @f_batched: %n, arguments, outputs
   CoopvecBuilder exit;    // after the lane loop, before the func.return
   MlirType laneType;      // vector<L x f32>

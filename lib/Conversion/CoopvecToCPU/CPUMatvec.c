@@ -194,6 +194,13 @@ static MlirValue weightFma(CPULowering *l, const MatvecShape *shape, intptr_t r,
     weight = coopvecBuild1(b, "memref.load", 3, operands, l->p.f32, 0, NULL);
   }
   MlirValue broadcast = coopvecBuildBroadcast(b, weight, l->laneType);
+  // The order and rounding of matvec's additions are the target's
+  // (docs/dialect.md): without an FMA instruction a multiply and an add,
+  // since math.fma would become a libm fmaf call per lane.
+  if (!l->fusedMultiplyAdd)
+    return coopvecBuildBinaryOp(
+        b, "arith.addf", acc,
+        coopvecBuildBinaryOp(b, "arith.mulf", broadcast, x));
   return coopvecBuildTernaryOp(b, "math.fma", broadcast, x, acc);
 }
 

@@ -209,6 +209,7 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
   l.rowBlock = resolved->rowBlock;
   l.transposeBlock =
       cpuTransposeBlock(l.lanes, resolved->target.vectorBits / 32);
+  l.fusedMultiplyAdd = resolved->target.hasFusedMultiplyAdd;
   int64_t lanes = l.lanes;
   l.laneType = mlirVectorTypeGet(1, &lanes, mlirF32TypeGet(ctx));
   coopvecPerThreadInit(&l.p, ctx, &cpuMapping, &l, l.laneType);

@@ -711,11 +711,13 @@ func.func @memory_tiled(%x: !coopvec.vec<1, f16>, %buf: memref<?xf16>, %off: ind
 // CHECK-NEXT:          %[[I0:.*]] = arith.addi %[[START0]], %[[P]] : index
 // CHECK-NEXT:          %[[W0:.*]] = memref.load %[[W]][%[[I0]]] : memref<?xf32>
 // CHECK-NEXT:          %[[W0B:.*]] = vector.broadcast %[[W0]] : f32 to vector<4xf32>
-// CHECK-NEXT:          %[[Y0:.*]] = math.fma %[[W0B]], %[[X]], %[[A0]] : vector<4xf32>
+// CHECK-NEXT:          %[[M0:.*]] = arith.mulf %[[W0B]], %[[X]] : vector<4xf32>
+// CHECK-NEXT:          %[[Y0:.*]] = arith.addf %[[A0]], %[[M0]] : vector<4xf32>
 // CHECK-NEXT:          %[[I1:.*]] = arith.addi %[[START1]], %[[P]] : index
 // CHECK-NEXT:          %[[W1:.*]] = memref.load %[[W]][%[[I1]]] : memref<?xf32>
 // CHECK-NEXT:          %[[W1B:.*]] = vector.broadcast %[[W1]] : f32 to vector<4xf32>
-// CHECK-NEXT:          %[[Y1:.*]] = math.fma %[[W1B]], %[[X]], %[[A1]] : vector<4xf32>
+// CHECK-NEXT:          %[[M1:.*]] = arith.mulf %[[W1B]], %[[X]] : vector<4xf32>
+// CHECK-NEXT:          %[[Y1:.*]] = arith.addf %[[A1]], %[[M1]] : vector<4xf32>
 // CHECK-NEXT:          scf.yield %[[Y0]], %[[Y1]] : vector<4xf32>, vector<4xf32>
 // CHECK-NEXT:        {{^ *}}}
 // CHECK-NEXT:        vector.store %[[ACC]]#0, %[[OUT]][%[[O]], %[[C0]]] : memref<3x4xf32>, vector<4xf32>
@@ -726,7 +728,8 @@ func.func @memory_tiled(%x: !coopvec.vec<1, f16>, %buf: memref<?xf16>, %off: ind
 // CHECK-NEXT:        %[[I:.*]] = arith.addi %[[C8]], %[[P]] : index
 // CHECK-NEXT:        %[[W2:.*]] = memref.load %[[W]][%[[I]]]
 // CHECK-NEXT:        %[[W2B:.*]] = vector.broadcast %[[W2]]
-// CHECK-NEXT:        %[[Y:.*]] = math.fma %[[W2B]], %[[X]], %[[A]]
+// CHECK-NEXT:        %[[M:.*]] = arith.mulf %[[W2B]], %[[X]]
+// CHECK-NEXT:        %[[Y:.*]] = arith.addf %[[A]], %[[M]]
 // CHECK-NEXT:        scf.yield %[[Y]]
 // CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:      vector.store %[[R]], %[[OUT]][%[[C2]], %[[C0]]]
@@ -798,11 +801,13 @@ func.func @matvec(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coopvec.vec<3
 // CHECK-NEXT:        %[[I0:.*]] = arith.addi %[[START0]], %[[P]] : index
 // CHECK-NEXT:        %[[W0:.*]] = memref.load %[[W]][%[[I0]]]
 // CHECK-NEXT:        %[[W0B:.*]] = vector.broadcast %[[W0]]
-// CHECK-NEXT:        %[[Y0:.*]] = math.fma %[[W0B]], %[[X]], %[[A0]]
+// CHECK-NEXT:        %[[M0:.*]] = arith.mulf %[[W0B]], %[[X]]
+// CHECK-NEXT:        %[[Y0:.*]] = arith.addf %[[A0]], %[[M0]]
 // CHECK-NEXT:        %[[I1:.*]] = arith.addi %[[START1]], %[[P]] : index
 // CHECK-NEXT:        %[[W1:.*]] = memref.load %[[W]][%[[I1]]]
 // CHECK-NEXT:        %[[W1B:.*]] = vector.broadcast %[[W1]]
-// CHECK-NEXT:        %[[Y1:.*]] = math.fma %[[W1B]], %[[X]], %[[A1]]
+// CHECK-NEXT:        %[[M1:.*]] = arith.mulf %[[W1B]], %[[X]]
+// CHECK-NEXT:        %[[Y1:.*]] = arith.addf %[[A1]], %[[M1]]
 // CHECK-NEXT:        scf.yield %[[Y0]], %[[Y1]]
 // CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:      vector.store %[[ACC]]#0, %[[OUT]][%[[O]], %[[C0]]]
@@ -869,7 +874,8 @@ func.func @matvec_col_major(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coo
 // CHECK-NEXT:      %[[WH:.*]] = memref.load %[[W]][%[[I]]] : memref<?xf16>
 // CHECK-NEXT:      %[[WF:.*]] = arith.extf %[[WH]] : f16 to f32
 // CHECK-NEXT:      %[[WB:.*]] = vector.broadcast %[[WF]] : f32 to vector<4xf32>
-// CHECK-NEXT:      %[[Y:.*]] = math.fma %[[WB]], %[[XP]], %[[A]] : vector<4xf32>
+// CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[WB]], %[[XP]] : vector<4xf32>
+// CHECK-NEXT:      %[[Y:.*]] = arith.addf %[[A]], %[[M]] : vector<4xf32>
 // CHECK-NEXT:      scf.yield %[[Y]]
 // CHECK:         scf.for
 // CHECK-NEXT:      %[[R:.*]] = vector.load
@@ -1088,7 +1094,8 @@ func.func @matvec_not_fused(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %zero: 
 // CHECK-NEXT:        vector.load
 // CHECK-NEXT:        %[[S0:.*]] = memref.load %[[STAGE]][%[[C0]], %[[P]]] : memref<2x16xf32>
 // CHECK-NEXT:        vector.broadcast %[[S0]] : f32 to vector<4xf32>
-// CHECK-NEXT:        math.fma
+// CHECK-NEXT:        arith.mulf
+// CHECK-NEXT:        arith.addf
 // CHECK-NEXT:        %[[S1:.*]] = memref.load %[[STAGE]][%[[C1]], %[[P]]] : memref<2x16xf32>
 // CHECK-NOT:     memref.load %[[W]]
 // CHECK:         return
@@ -1276,7 +1283,8 @@ func.func @training_tiled(%a: !coopvec.vec<20, f16>, %b: !coopvec.vec<3, f16>, %
 // -----
 
 // x86-64 (SSE, 16 xmm registers): 8 lanes (two xmm), 12 accumulators (6
-// rows: three blocks for the 20 outputs, then 2 rows).
+// rows: three blocks for the 20 outputs, then 2 rows). It has no FMA, so the
+// matvec multiplies and adds (math.fma would be a call to fmaf per lane).
 // X86-LABEL: func.func @target_batched(
 // X86-SAME:      attributes {llvm.emit_c_interface, target_cpu = "x86-64", target_features = #llvm.target_features<[]>}
 // X86-DAG:     %[[C8:.*]] = arith.constant 8 : index
@@ -1288,6 +1296,9 @@ func.func @training_tiled(%a: !coopvec.vec<20, f16>, %b: !coopvec.vec<3, f16>, %
 // X86:           scf.for %{{.*}} = %{{.*}} to %[[C18]] step %[[C6]] {
 // X86-NEXT:        arith.muli
 // X86:             scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// X86-NOT:           math.fma
+// X86:                 arith.mulf {{.*}} : vector<8xf32>
+// X86-NEXT:            arith.addf {{.*}} : vector<8xf32>
 // X86:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>) {
 
 // haswell (AVX2, 16 ymm registers): 16 lanes (two ymm), 12 accumulators.
@@ -1302,6 +1313,8 @@ func.func @training_tiled(%a: !coopvec.vec<20, f16>, %b: !coopvec.vec<3, f16>, %
 // HSW:           scf.for %{{.*}} = %{{.*}} to %[[C18]] step %[[C6]] {
 // HSW-NEXT:        arith.muli
 // HSW:             scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// HSW-NOT:           arith.mulf
+// HSW:                 math.fma {{.*}} : vector<16xf32>
 
 // skylake-avx512 (32 zmm registers): 32 lanes (two zmm), 16 accumulators.
 // SKX-LABEL: func.func @target_batched(
@@ -1330,6 +1343,7 @@ func.func @training_tiled(%a: !coopvec.vec<20, f16>, %b: !coopvec.vec<3, f16>, %
 // ARM-SAME:      target_cpu = "neoverse-v1"
 // ARM:           vector.create_mask %{{.*}} : vector<8xi1>
 // ARM:           scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>) {
+// ARM:             math.fma {{.*}} : vector<8xf32>
 
 // Any lane count works (3: not a power of two, so no transposes: the
 // arguments are gathered); row-block=0 keeps the target's default, 12
@@ -1348,7 +1362,10 @@ func.func @training_tiled(%a: !coopvec.vec<20, f16>, %b: !coopvec.vec<3, f16>, %
 
 // Machine code: the matvec's fmas on two registers' worth of lanes.
 // ASM-X86-LABEL: {{^}}target_batched:
-// ASM-X86:         %xmm
+// ASM-X86-NOT:     fmaf
+// ASM-X86:         mulps {{.*}}%xmm
+// ASM-X86-NOT:     fmaf
+// ASM-X86:         {{^}}.Lfunc_end
 // ASM-HSW-LABEL: {{^}}target_batched:
 // ASM-HSW:         vfmadd{{[0-9]+}}ps {{.*}}%ymm
 // ASM-SKX-LABEL: {{^}}target_batched:
