@@ -182,6 +182,10 @@ static void *onednnCreate(const MlpProblem *problem, int tile) {
     return NULL;
   state->problem = problem;
   state->tile = tile;
+  // Primitives fix their thread count when they are created (the AVX2
+  // gemm:jit matmul does): created for OpenMP's default team, they ran
+  // that team from each of our threads, idle workers spinning in libgomp.
+  omp_set_num_threads(1);
   int failed =
       check(dnnl_engine_create(&state->engine, dnnl_cpu, 0), "engine_create");
   for (int l = 0; !failed && l < problem->workload->numLayers; ++l)
