@@ -260,7 +260,9 @@ static MlirValue finalSum(CPULowering *l, const MatvecShape *shape,
     return sum;
   MlirValue operands[] = {sum, shape->activationOperand, {NULL}};
   return coopvecEmitElementwise(
-      &l->p.body, coopvecLookupOp(shape->activation)->id, operands);
+      &l->p.body, coopvecLookupOp(shape->activation)->id,
+      coopvecVecElementOf(mlirOperationGetResult(shape->activation, 0)),
+      operands);
 }
 
 /// Output rows first .. first + count - 1 into OUT; the accumulators start

@@ -107,7 +107,7 @@ static MlirValue emitStep(CoopvecBuilder *b, MlirValue x, MlirValue edge) {
 }
 
 MlirValue coopvecEmitElementwise(CoopvecBuilder *b, CoopvecOpId id,
-                                 const MlirValue *operands) {
+                                 MlirType element, const MlirValue *operands) {
   switch (id) {
   case CoopvecOpAdd:
     return coopvecBuildBinaryOp(b, "arith.addf", operands[0], operands[1]);
@@ -132,7 +132,8 @@ MlirValue coopvecEmitElementwise(CoopvecBuilder *b, CoopvecOpId id,
   case CoopvecOpLog2:
     return coopvecEmitLog2(b, operands[0]);
   case CoopvecOpTanh:
-    return coopvecEmitTanh(b, operands[0]);
+    return mlirTypeIsAF16(element) ? coopvecEmitTanhForF16(b, operands[0])
+                                   : coopvecEmitTanh(b, operands[0]);
   default:
     return (MlirValue){NULL};
   }
@@ -145,7 +146,9 @@ static MlirValue elementwiseElement(CoopvecPerThread *p, MlirOperation op,
   intptr_t numOperands = mlirOperationGetNumOperands(op);
   for (intptr_t o = 0; o < numOperands && o < 3; ++o)
     operands[o] = operandAt(p, op, o, at);
-  return coopvecEmitElementwise(at.b, coopvecLookupOp(op)->id, operands);
+  return coopvecEmitElementwise(
+      at.b, coopvecLookupOp(op)->id,
+      coopvecVecElementOf(mlirOperationGetResult(op, 0)), operands);
 }
 
 bool coopvecLowerElementwiseOp(CoopvecPerThread *p, MlirOperation op) {

@@ -240,6 +240,46 @@ static MlirValue tanhLarge(const Math *m, MlirValue a) {
   return op2(m, "arith.addf", h, op2(m, "arith.subf", hLo, correction));
 }
 
+/// tanh(x) = x + x^3 T(x^2) on [0, 1/2]: T the Taylor polynomial of degree
+/// 4, relative error below 1e-6 (2^-19.9) at 1/2.
+static const float tanhHalfT[] = {-0x1.555556p-2f, 0x1.111112p-3f,
+                                  -0x1.ba1ba2p-5f, 0x1.664f48p-6f,
+                                  -0x1.226e36p-7f};
+static const float tanhHalfPolynomialBound = 0.5f;
+
+/// tanh(a) for a >= 1/2 (or NaN) as 1 - 2/(E + 1), E = e^(2a), to about
+/// 2^-19 relative: the rounding of 2a/ln2 (up to 26 after the clamp at 9,
+/// where tanh is 1 in f16) costs about 1e-6 of E, the rest a few f32 ulps.
+/// The argument range needs no over/underflow care: 2^n with n in [1, 26].
+static MlirValue tanhHalfLarge(const Math *m, MlirValue a) {
+  a = select3(m, cmpf(m, COOPVEC_CMPF_OGT, a, 9.0f), fconst(m, 9.0f), a);
+  MlirValue y = op2(m, "arith.mulf", a, fconst(m, twoOverLn2Hi));
+  MlirValue shifter = fconst(m, 0x1.8p23f);
+  MlirValue t = op2(m, "arith.addf", y, shifter);
+  MlirValue n = op2(m, "arith.subi", bitsOf(m, t), bitsOf(m, shifter));
+  MlirValue f = op2(m, "arith.subf", y, op2(m, "arith.subf", t, shifter));
+  MlirValue p = fma3(m, horner(m, f, exp2Q, 6), f, fconst(m, 1.0f));
+  MlirValue e = op2(m, "arith.mulf", p, powerOfTwo(m, n));
+  MlirValue q = op2(m, "arith.divf", fconst(m, 2.0f),
+                    op2(m, "arith.addf", e, fconst(m, 1.0f)));
+  return op2(m, "arith.subf", fconst(m, 1.0f), q);
+}
+
+MlirValue coopvecEmitTanhForF16(CoopvecBuilder *b, MlirValue x) {
+  Math m = mathFor(b, x);
+  MlirValue sign = op2(&m, "arith.andi", bitsOf(&m, x), iconst(&m, INT32_MIN));
+  MlirValue a = floatOf(&m, op2(&m, "arith.xori", bitsOf(&m, x), sign));
+  MlirValue z = op2(&m, "arith.mulf", x, x);
+  MlirValue small =
+      fma3(&m, op2(&m, "arith.mulf", x, z), horner(&m, z, tanhHalfT, 5), x);
+  MlirValue large =
+      floatOf(&m, op2(&m, "arith.ori", bitsOf(&m, tanhHalfLarge(&m, a)), sign));
+  MlirValue result = select3(
+      &m, cmpf(&m, COOPVEC_CMPF_OLT, a, tanhHalfPolynomialBound), small, large);
+  // As in coopvecEmitTanh: x below 2^-12, which keeps the sign of zero.
+  return select3(&m, cmpf(&m, COOPVEC_CMPF_OLT, a, 0x1p-12f), x, result);
+}
+
 MlirValue coopvecEmitTanh(CoopvecBuilder *b, MlirValue x) {
   Math m = mathFor(b, x);
   MlirValue sign = op2(&m, "arith.andi", bitsOf(&m, x), iconst(&m, INT32_MIN));

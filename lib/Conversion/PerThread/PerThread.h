@@ -222,9 +222,10 @@ MlirType coopvecVecElementOf(MlirValue vec);
 
 /// The elementwise op `id` (a row of class Elementwise* in Ops.def) applied
 /// to element values, with the special-value rules of docs/dialect.md.
-/// Shared by every target; `operands` are f32 scalars or vectors of f32.
+/// Shared by every target; `operands` are f32 scalars or vectors of f32;
+/// `element` is the op's element type (f16 results need less precision).
 MlirValue coopvecEmitElementwise(CoopvecBuilder *b, CoopvecOpId id,
-                                 const MlirValue *operands);
+                                 MlirType element, const MlirValue *operands);
 
 //===----------------------------------------------------------------------===//
 // Per-thread functions (Functions.c)
