@@ -22,6 +22,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "ExecutionEngine/VulkanBackend.h"
+#include "ExecutionEngine/FloatControls.h"
 
 #include "coopvec-c/Support.h"
 
@@ -322,13 +323,20 @@ static CoopvecStatus lowerForDevice(CoopvecEngine *engine,
   // The staging of cooperative-matrix matvecs fits the device's memory.
   uint32_t shared =
       device->properties.properties.limits.maxComputeSharedMemorySize;
-  char pipeline[320];
+  // Float controls the device lacks would get the module refused
+  // (checkFloatControls); without them the default pipeline still runs.
+  bool preserve = coopvecPreserveSignedZeroInfNan(
+      module, device->properties12.shaderSignedZeroInfNanPreserveFloat32,
+      device->properties12.shaderSignedZeroInfNanPreserveFloat16);
+  char pipeline[360];
   snprintf(pipeline, sizeof(pipeline),
            "builtin.module(coopvec-lower-to-spirv{mode=%s binary=false "
-           "subgroup-size=%u atomic-float=%s workgroup-memory=%u})",
+           "subgroup-size=%u atomic-float=%s workgroup-memory=%u "
+           "signed-zero-inf-nan-preserve=%s})",
            modeFor(device), device->subgroup.subgroupSize,
            atomicFloat ? "true" : "false",
-           shared < kMaxWorkgroupMemory ? shared : kMaxWorkgroupMemory);
+           shared < kMaxWorkgroupMemory ? shared : kMaxWorkgroupMemory,
+           preserve ? "true" : "false");
   return coopvecEngineLower(engine, module, pipeline);
 }
 

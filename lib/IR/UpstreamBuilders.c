@@ -2,6 +2,8 @@
 
 #include "IR/UpstreamBuilders.h"
 
+#include "coopvec-c/Dialect.h"
+
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 
@@ -401,4 +403,44 @@ MlirType coopvecWithElementType(MlirType type, MlirType element) {
 
 MlirType coopvecElementTypeOf(MlirType type) {
   return mlirTypeIsAVector(type) ? mlirShapedTypeGetElementType(type) : type;
+}
+
+static bool isF16Based(MlirType type) {
+  if (coopvecTypeIsAVec(type))
+    type = coopvecVecTypeGetElementType(type);
+  else if (coopvecTypeIsAMatrix(type))
+    type = coopvecMatrixTypeGetElementType(type);
+  else if (mlirTypeIsAShaped(type))
+    type = mlirShapedTypeGetElementType(type);
+  return mlirTypeIsAF16(type);
+}
+
+static bool functionTypeHoldsF16(MlirOperation op) {
+  MlirAttribute attr = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("function_type"));
+  if (mlirAttributeIsNull(attr) || !mlirAttributeIsAType(attr))
+    return false;
+  MlirType type = mlirTypeAttrGetValue(attr);
+  if (!mlirTypeIsAFunction(type))
+    return false;
+  bool found = false;
+  for (intptr_t i = 0; !found && i < mlirFunctionTypeGetNumInputs(type); ++i)
+    found = isF16Based(mlirFunctionTypeGetInput(type, i));
+  for (intptr_t i = 0; !found && i < mlirFunctionTypeGetNumResults(type); ++i)
+    found = isF16Based(mlirFunctionTypeGetResult(type, i));
+  return found;
+}
+
+static MlirWalkResult findF16(MlirOperation op, void *userData) {
+  bool *found = userData;
+  *found = functionTypeHoldsF16(op);
+  for (intptr_t i = 0; !*found && i < mlirOperationGetNumResults(op); ++i)
+    *found = isF16Based(mlirValueGetType(mlirOperationGetResult(op, i)));
+  return *found ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
+}
+
+bool coopvecHoldsF16(MlirOperation op) {
+  bool found = false;
+  mlirOperationWalk(op, findF16, &found, MlirWalkPreOrder);
+  return found;
 }

@@ -163,5 +163,10 @@ void coopvecFinishIf(CoopvecIf *branch);
 MlirType coopvecWithElementType(MlirType type, MlirType element);
 /// The element type of a vector, or `type` itself.
 MlirType coopvecElementTypeOf(MlirType type);
+/// Whether `op` or an op nested in it has an f16 value: an op result or a
+/// `function_type` input or result whose type is f16 or a memref / vector /
+/// tensor / !coopvec.vec / !coopvec.matrix of f16. Block arguments count
+/// through the function types and the results of the ops that own them.
+bool coopvecHoldsF16(MlirOperation op);
 
 #endif // COOPVEC_LIB_IR_UPSTREAMBUILDERS_H

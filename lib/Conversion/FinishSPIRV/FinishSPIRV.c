@@ -319,19 +319,11 @@ typedef struct FinishOptions {
   bool signedZeroInfNanPreserve;
 } FinishOptions;
 
-static MlirWalkResult findF16(MlirOperation op, void *userData) {
-  bool *found = userData;
-  for (intptr_t i = 0; !*found && i < mlirOperationGetNumResults(op); ++i)
-    *found = mlirTypeIsAF16(mlirValueGetType(mlirOperationGetResult(op, i)));
-  return *found ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
-}
-
 /// `spirv.ExecutionMode @fn "SignedZeroInfNanPreserve", <width>` after
 /// each entry point's last execution mode.
 static void preserveSpecialValues(MlirOperation module) {
   MlirContext ctx = mlirOperationGetContext(module);
-  bool hasF16 = false;
-  mlirOperationWalk(module, findF16, &hasF16, MlirWalkPreOrder);
+  bool hasF16 = coopvecHoldsF16(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   MlirAttribute mode =
       parseAttr(ctx, "#spirv.execution_mode<SignedZeroInfNanPreserve>");

@@ -1,0 +1,29 @@
+//===- FloatControls.h - The float controls a lowering asks for ---*- C -*-===//
+//
+// The Vulkan backend lowers with `signed-zero-inf-nan-preserve=P`
+// (docs/execution-model.md): with P true every entry point gets
+// `SignedZeroInfNanPreserve 32`, and `16` when the module has f16 values,
+// which the device must offer or the module is refused (checkFloatControls
+// in VulkanBackend.c). Deciding P from what the device offers keeps the
+// default pipeline runnable on devices without them. The decision has no
+// Vulkan types, so it builds without the Vulkan headers and is tested
+// directly (test/CAPI/vulkan-float-controls.c): lavapipe offers the float
+// controls, so the "device lacks them" path never runs in the suite.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COOPVEC_LIB_EXECUTIONENGINE_FLOATCONTROLS_H
+#define COOPVEC_LIB_EXECUTIONENGINE_FLOATCONTROLS_H
+
+#include <mlir-c/IR.h>
+
+#include <stdbool.h>
+
+/// Whether to lower `module` with signed-zero-inf-nan-preserve=true on a
+/// device whose shaderSignedZeroInfNanPreserveFloat32 / Float16 are
+/// `float32` / `float16`: it needs `float32`, and `float16` too when the
+/// module holds f16 values (coopvecHoldsF16).
+bool coopvecPreserveSignedZeroInfNan(MlirOperation module, bool float32,
+                                     bool float16);
+
+#endif // COOPVEC_LIB_EXECUTIONENGINE_FLOATCONTROLS_H
