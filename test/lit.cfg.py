@@ -14,8 +14,11 @@ config.test_exec_root = os.path.join(config.coopvec_obj_root, "test")
 
 # `--param coopvec_run_target=cuda` (or vulkan): every coopvec-run of the
 # RUN lines runs on that target (test/Integration/GPU/cuda.test and
-# test/Integration/Vulkan/vulkan.test run test/Integration/CPU so). --lanes is an option of the CPU target and is dropped. The outputs go
-# to their own tree, so that such a run may go on beside the plain one.
+# test/Integration/Vulkan/vulkan.test run test/Integration/CPU so). --lanes
+# is an option of the CPU target and is dropped; a RUN line that needs the
+# CPU target itself (a CPU --pipeline) is `%if !coopvec-run-target %{ %}`.
+# The outputs go to their own tree, so that such a run may go on beside the
+# plain one.
 run_target = lit_config.params.get("coopvec_run_target")
 if run_target:
     config.name = "coopvec-" + run_target
@@ -24,6 +27,7 @@ if run_target:
     config.substitutions.append((r"(?<![\w/.-])coopvec-run(?= )",
                                  "coopvec-run --target=" + run_target))
     config.substitutions.append((r" --lanes=[0-9]+", ""))
+    config.available_features.add("coopvec-run-target")
 
 # Our tools first, then LLVM's (mlir-opt, FileCheck, not, split-file).
 run_dir = os.path.join(config.coopvec_obj_root, "tools", "coopvec-run")
