@@ -67,8 +67,12 @@ COOPVEC_EXPORT MlirPass coopvecCreateCanonicalizePass(void);
 /// (`coopvec-canonicalize,func.func(cse)`) or one anchored on the pass
 /// manager's own operation (`builtin.module(...)`). Elements may nest
 /// (`func.func(...)`) and take options (`pass{key=value}`). When
-/// `verifyEach` is set, coopvec-verify runs after every pass. Errors name the
-/// column in the pipeline text and go to `errorCallback`.
+/// `verifyEach` is set, coopvec-verify runs after every pass. Always,
+/// coopvec-check-nvvm-target runs before every upstream gpu-module-to-binary
+/// (and gpu-lower-to-nvvm-pipeline), and the chip and features options of
+/// nvvm-attach-target are checked here, so that LLVM's NVPTX backend cannot
+/// exit the process on a target it rejects. Errors name the column in the
+/// pipeline text and go to `errorCallback`.
 COOPVEC_EXPORT MlirLogicalResult coopvecParsePassPipeline(
     MlirOpPassManager passManager, MlirStringRef pipeline, bool verifyEach,
     MlirStringCallback errorCallback, void *userData);

@@ -19,6 +19,7 @@ extern const CoopvecPassDef coopvecCanonicalizePassDef;
 extern const CoopvecPassDef coopvecConvertToCPUPassDef;
 extern const CoopvecPassDef coopvecConvertToGPUPassDef;
 extern const CoopvecPassDef coopvecPrepareNVVMPassDef;
+extern const CoopvecPassDef coopvecCheckNVVMTargetPassDef;
 extern const CoopvecPassDef coopvecPrepareSPIRVPassDef;
 extern const CoopvecPassDef coopvecNestSPIRVPassDef;
 extern const CoopvecPassDef coopvecFinishSPIRVPassDef;
@@ -29,8 +30,9 @@ static const CoopvecPassDef *const passDefs[] = {
     &coopvecVerifyPassDef,       &coopvecCanonicalizePassDef,
     &coopvecConvertToCPUPassDef, &coopvecLLVMLoopAnnotationsPassDef,
     &coopvecAutodiffPassDef,     &coopvecConvertToGPUPassDef,
-    &coopvecPrepareNVVMPassDef,  &coopvecPrepareSPIRVPassDef,
-    &coopvecNestSPIRVPassDef,    &coopvecFinishSPIRVPassDef,
+    &coopvecPrepareNVVMPassDef,  &coopvecCheckNVVMTargetPassDef,
+    &coopvecPrepareSPIRVPassDef, &coopvecNestSPIRVPassDef,
+    &coopvecFinishSPIRVPassDef,
 };
 
 extern const CoopvecPipelineDef coopvecLowerToCPUPipelineDef;

@@ -17,6 +17,7 @@
 #include "coopvec-c/Passes.h"
 
 #include "Pass/PassDef.h"
+#include "Target/NVPTXTarget.h"
 #include "coopvec-c/Support.h"
 
 #include <ctype.h>
@@ -154,18 +155,86 @@ static bool lastOptionValue(MlirStringRef options, const char *key,
   return found;
 }
 
-/// Options that upstream passes accept but that crash MLIR 22 later:
-/// nvvm-attach-target builds its #nvvm.target without verifying it, and an
-/// empty chip makes the gpu.module verifier read before the string
-/// (NVVMTargetAttr::verifyTarget, SIGSEGV). Found by the pipeline fuzzer.
-static const char *checkUpstreamOptions(MlirStringRef name,
-                                        MlirStringRef options) {
-  MlirStringRef chip;
-  if (mlirStringRefEqual(
-          name, mlirStringRefCreateFromCString("nvvm-attach-target")) &&
-      lastOptionValue(options, "chip", &chip) && chip.length == 0)
-    return "the target chip cannot be empty";
+/// Upstream elements that attach an #nvvm.target built from their options
+/// without verifying it, with those options' names and defaults.
+typedef struct NVVMTargetOptions {
+  const char *element, *chipKey, *featuresKey, *defaultChip, *defaultFeatures;
+} NVVMTargetOptions;
+
+static const NVVMTargetOptions nvvmTargetOptions[] = {
+    {"nvvm-attach-target", "chip", "features", "sm_50", ""},
+    {"gpu-lower-to-nvvm-pipeline", "cubin-chip", "cubin-features", "sm_50",
+     "+ptx60"},
+};
+
+static const NVVMTargetOptions *lookupNVVMTargetOptions(MlirStringRef name) {
+  for (size_t i = 0;
+       i < sizeof(nvvmTargetOptions) / sizeof(nvvmTargetOptions[0]); ++i)
+    if (mlirStringRefEqual(
+            name, mlirStringRefCreateFromCString(nvvmTargetOptions[i].element)))
+      return &nvvmTargetOptions[i];
   return NULL;
+}
+
+/// Copies `value` into `text`; false if it holds a NUL byte, which would
+/// cut it short as a C string.
+static bool copyOptionValue(MlirStringRef value, CoopvecBuffer *text) {
+  coopvecBufferAppend(text, value.data, value.length);
+  return memchr(value.data, '\0', value.length) == NULL;
+}
+
+/// Options that upstream passes accept but that take the process down
+/// later (upstream mlir-opt fails the same way):
+///   - an empty chip makes the gpu.module verifier read before the string
+///     (NVVMTargetAttr::verifyTarget, MLIR 22, SIGSEGV; found by the
+///     pipeline fuzzer);
+///   - a PTX version older than the chip needs makes LLVM's NVPTX backend
+///     exit the process in gpu-module-to-binary. coopvec-check-nvvm-target
+///     would catch it there (not inside gpu-lower-to-nvvm-pipeline); here
+///     the error points into the pipeline text.
+/// Appends the problem to `problem` and returns false.
+static bool checkUpstreamOptions(MlirStringRef name, MlirStringRef options,
+                                 CoopvecBuffer *problem) {
+  const NVVMTargetOptions *def = lookupNVVMTargetOptions(name);
+  if (!def)
+    return true;
+  MlirStringRef chip = mlirStringRefCreateFromCString(def->defaultChip);
+  MlirStringRef features = mlirStringRefCreateFromCString(def->defaultFeatures);
+  lastOptionValue(options, def->chipKey, &chip);
+  lastOptionValue(options, def->featuresKey, &features);
+  if (chip.length == 0) {
+    coopvecBufferAppendStr(problem, "the target chip cannot be empty");
+    return false;
+  }
+  CoopvecBuffer chipText = {0}, featureText = {0};
+  // A NUL byte is left to coopvec-check-nvvm-target, which reads the
+  // attribute's printed form (where it is escaped).
+  bool ok = !copyOptionValue(chip, &chipText) ||
+            !copyOptionValue(features, &featureText) ||
+            coopvecNVPTXCheckTarget(coopvecBufferStr(&chipText),
+                                    coopvecBufferStr(&featureText), problem);
+  coopvecBufferFree(&chipText);
+  coopvecBufferFree(&featureText);
+  return ok;
+}
+
+/// gpu-module-to-binary hands every #nvvm.target to LLVM's NVPTX backend,
+/// which exits the process on a PTX version older than the chip needs:
+/// coopvec-check-nvvm-target checks the targets right before it, whatever
+/// put them there (the IR itself, nvvm-attach-target, our pipelines).
+/// gpu-lower-to-nvvm-pipeline ends in gpu-module-to-binary: the check runs
+/// before it for the targets the IR has (its own come from its options).
+static void addBinaryCheck(MlirOpPassManager pm, MlirStringRef name) {
+  if (!mlirStringRefEqual(
+          name, mlirStringRefCreateFromCString("gpu-module-to-binary")) &&
+      !mlirStringRefEqual(
+          name, mlirStringRefCreateFromCString("gpu-lower-to-nvvm-pipeline")))
+    return;
+  MlirPass check = coopvecCreatePass(
+      mlirStringRefCreateFromCString("coopvec-check-nvvm-target"),
+      mlirStringRefCreate("", 0), NULL, NULL);
+  if (check.ptr)
+    mlirOpPassManagerAddOwnedPass(pm, check);
 }
 
 static void addVerifier(PipelineParser *parser, MlirOpPassManager pm) {
@@ -223,7 +292,8 @@ static void addPass(PipelineParser *parser, MlirOpPassManager pm,
                    : nameStart + name.length;
   MlirStringRef element =
       mlirStringRefCreate(parser->text + nameStart, end - nameStart);
-  const char *problem;
+  CoopvecBuffer problem = {0};
+  addBinaryCheck(pm, name);
   if (mlirLogicalResultIsFailure(mlirOpPassManagerAddPipeline(
           pm, element, coopvecBufferCallback, &error))) {
     CoopvecBuffer message = {0};
@@ -239,16 +309,17 @@ static void addPass(PipelineParser *parser, MlirOpPassManager pm,
     joinLines(&message);
     reportAt(parser, nameStart, coopvecBufferStr(&message));
     coopvecBufferFree(&message);
-  } else if ((problem = checkUpstreamOptions(name, options))) {
+  } else if (!checkUpstreamOptions(name, options, &problem)) {
     CoopvecBuffer message = {0};
     coopvecBufferAppendf(&message, "invalid pass element '%.*s': %s",
                          (int)(end - nameStart), parser->text + nameStart,
-                         problem);
+                         coopvecBufferStr(&problem));
     reportAt(parser, nameStart, coopvecBufferStr(&message));
     coopvecBufferFree(&message);
   } else {
     addVerifier(parser, pm);
   }
+  coopvecBufferFree(&problem);
   coopvecBufferFree(&error);
 }
 

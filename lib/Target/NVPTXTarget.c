@@ -132,19 +132,50 @@ bool coopvecNVPTXCheckPTXVersion(const char *chip, const char *features,
   return false;
 }
 
+bool coopvecNVPTXCheckTarget(const char *chip, const char *features,
+                             CoopvecBuffer *error) {
+  // An unknown chip or feature only makes LLVM warn (and generate code for
+  // another one); an old PTX version makes it exit the process.
+  if (!coopvecNVPTXChipIsKnown(chip)) {
+    coopvecBufferAppendf(error,
+                         "targets chip '%s', which LLVM's NVPTX "
+                         "backend does not know (see `llc "
+                         "-mtriple=nvptx64-nvidia-cuda -mcpu=help`)",
+                         chip);
+    return false;
+  }
+  return coopvecNVPTXCheckFeatures(features, error) &&
+         coopvecNVPTXCheckPTXVersion(chip, features, error);
+}
+
+bool coopvecNVPTXCheckNVVMTarget(const CoopvecNVVMTarget *target,
+                                 CoopvecBuffer *error) {
+  if (target->tooLong) {
+    coopvecBufferAppendf(error,
+                         "has a chip or features longer than %d characters, "
+                         "which coopvec cannot check",
+                         COOPVEC_NVVM_NAME_MAX - 1);
+    return false;
+  }
+  return coopvecNVPTXCheckTarget(target->chip, target->features, error);
+}
+
 /// Copies the quoted value after `key = "` in `text` to `out`; leaves `out`
-/// alone when the key is absent.
-static void readQuoted(const char *text, const char *key, char *out,
+/// alone when the key is absent. False if the value does not fit (then
+/// `out` holds its start).
+static bool readQuoted(const char *text, const char *key, char *out,
                        size_t size) {
   const char *start = strstr(text, key);
   if (!start)
-    return;
+    return true;
   start += strlen(key);
   size_t length = strcspn(start, "\"");
-  if (length >= size)
+  bool fits = length < size;
+  if (!fits)
     length = size - 1;
   memcpy(out, start, length);
   out[length] = '\0';
+  return fits;
 }
 
 bool coopvecReadNVVMTarget(MlirAttribute target, CoopvecNVVMTarget *out) {
@@ -156,8 +187,11 @@ bool coopvecReadNVVMTarget(MlirAttribute target, CoopvecNVVMTarget *out) {
   if (isNVVM) {
     strcpy(out->chip, "sm_50");
     out->features[0] = '\0';
-    readQuoted(printed, "chip = \"", out->chip, sizeof(out->chip));
-    readQuoted(printed, "features = \"", out->features, sizeof(out->features));
+    bool chipFits =
+        readQuoted(printed, "chip = \"", out->chip, sizeof(out->chip));
+    bool featuresFit = readQuoted(printed, "features = \"", out->features,
+                                  sizeof(out->features));
+    out->tooLong = !chipFits || !featuresFit;
   }
   coopvecBufferFree(&text);
   return isNVVM;

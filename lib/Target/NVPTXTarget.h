@@ -27,6 +27,9 @@ enum { COOPVEC_NVVM_NAME_MAX = 128 };
 typedef struct CoopvecNVVMTarget {
   char chip[COOPVEC_NVVM_NAME_MAX];
   char features[COOPVEC_NVVM_NAME_MAX];
+  /// The chip or the features did not fit (the names above are cut short,
+  /// and a check of them would miss what follows): never a valid target.
+  bool tooLong;
 } CoopvecNVVMTarget;
 
 /// Whether `target` is an `#nvvm.target`; if so, fills `out`.
@@ -49,6 +52,19 @@ bool coopvecNVPTXCheckFeatures(const char *features, CoopvecBuffer *error);
 /// accepts for `chip` (and any +sm_* processor feature): an older one makes
 /// LLVM exit the process. On failure, appends an error to `error`.
 bool coopvecNVPTXCheckPTXVersion(const char *chip, const char *features,
+                                 CoopvecBuffer *error);
+
+/// The checks every NVVM target passes before LLVM's NVPTX backend sees
+/// it (coopvec-prepare-nvvm, coopvec-check-nvvm-target and the pipeline
+/// parser's check of nvvm-attach-target's options share them): a chip LLVM
+/// knows, features LLVM knows, and no PTX version older than the chip
+/// needs. On failure, appends the reason to `error` (a phrase that reads
+/// after "'gpu.module' op ").
+bool coopvecNVPTXCheckTarget(const char *chip, const char *features,
+                             CoopvecBuffer *error);
+/// coopvecNVPTXCheckTarget of an `#nvvm.target` read by
+/// coopvecReadNVVMTarget; one whose names did not fit is an error.
+bool coopvecNVPTXCheckNVVMTarget(const CoopvecNVVMTarget *target,
                                  CoopvecBuffer *error);
 
 #endif // COOPVEC_LIB_TARGET_NVPTXTARGET_H

@@ -7,7 +7,10 @@
 //    same error instead of a stack overflow;
 //  - a module pass nested in a function pass manager is an error instead of
 //    MLIR's fatal error (SIGABRT);
-//  - lanes=-1 fails the pass instead of dividing by zero (SIGFPE).
+//  - lanes=-1 fails the pass instead of dividing by zero (SIGFPE);
+//  - an #nvvm.target whose PTX version is older than its chip needs is an
+//    error instead of LLVM's fatal error in gpu-module-to-binary, from
+//    nvvm-attach-target's options or from the IR (issue "Reliability").
 
 // RUN: coopvec-capi-pipeline-limits 2>&1 | FileCheck %s
 
@@ -153,6 +156,39 @@ static void testLanes(MlirContext ctx) {
   mlirModuleDestroy(module);
 }
 
+static const char *oldPTXKernel =
+    "module attributes {gpu.container_module} {\n"
+    "  gpu.module @k [#nvvm.target<chip = \"sm_90\", features = "
+    "\"+ptx40\">] {\n"
+    "    gpu.func @f() kernel {\n"
+    "      gpu.return\n"
+    "    }\n"
+    "  }\n"
+    "}\n";
+
+static void testPTXVersion(MlirContext ctx) {
+  // CHECK-LABEL: testPTXVersion
+  fprintf(stderr, "testPTXVersion\n");
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreateFromCString(oldPTXKernel));
+  if (mlirModuleIsNull(module))
+    abort();
+  // CHECK-NOT: LLVM ERROR
+  // CHECK: error: pass pipeline:1:1: error: invalid pass element 'nvvm-attach-target{chip=sm_90 features=+ptx40}': features '+ptx40' ask for PTX 4.0, but sm_90 needs PTX 7.8 or newer
+  // CHECK-NEXT: attach old PTX: parse error
+  tryPipeline(ctx, "attach old PTX",
+              "nvvm-attach-target{chip=sm_90 features=+ptx40},"
+              "gpu-module-to-binary",
+              module);
+  // CHECK: diagnostic: {{.*}}'gpu.module' op features '+ptx40' ask for PTX 4.0, but sm_90 needs PTX 7.8 or newer
+  // CHECK-NEXT: old PTX in the IR: run failed
+  tryPipeline(
+      ctx, "old PTX in the IR",
+      "gpu.module(convert-gpu-to-nvvm),gpu-module-to-binary{format=isa}",
+      module);
+  mlirModuleDestroy(module);
+}
+
 int main(void) {
   MlirContext ctx = mlirContextCreate();
   if (mlirLogicalResultIsFailure(coopvecSetupContext(ctx)))
@@ -161,6 +197,7 @@ int main(void) {
   testNesting(ctx);
   testModulePassInFunction(ctx);
   testLanes(ctx);
+  testPTXVersion(ctx);
   mlirContextDestroy(ctx);
   // CHECK: done
   fprintf(stderr, "done\n");

@@ -5,14 +5,17 @@
 // is 7.8."). coopvec-prepare-nvvm now checks an explicit +ptxNN against the
 // oldest version LLVM accepts for the chip (read from llc at build time,
 // cmake/NVPTXNames.cmake) and for any +sm_* feature: a located error, exit 1.
+// Since the pipeline parser runs the same check on nvvm-attach-target's
+// options (nvvm-ptx-version-upstream.mlir), the error for these options
+// comes from there, located in the pipeline text.
 
 // RUN: not coopvec-opt %S/../tools/coopvec-opt/emit-gpu.mlir --pass-pipeline='builtin.module(coopvec-lower-to-nvvm{chip=sm_90 features=+ptx40})' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OLD --implicit-check-not=LLVM
-// OLD: error: 'gpu.module' op features '+ptx40' ask for PTX 4.0, but sm_90 needs PTX 7.8 or newer
+// OLD: pass pipeline:1:16: error: in pipeline 'coopvec-lower-to-nvvm': invalid pass element 'nvvm-attach-target{chip=sm_90 features=+ptx40 O=3}': features '+ptx40' ask for PTX 4.0, but sm_90 needs PTX 7.8 or newer
 // A processor feature raises the minimum, as in LLVM.
 // RUN: not coopvec-opt %S/../tools/coopvec-opt/emit-gpu.mlir --pass-pipeline='builtin.module(coopvec-lower-to-nvvm{chip=sm_80 features=+ptx70,+sm_90})' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=SM --implicit-check-not=LLVM
-// SM: error: 'gpu.module' op features '+ptx70,+sm_90' ask for PTX 7.0, but sm_90 needs PTX 7.8 or newer
+// SM: pass pipeline:1:16: error: in pipeline 'coopvec-lower-to-nvvm': invalid pass element 'nvvm-attach-target{chip=sm_80 features=+ptx70,+sm_90 O=3}': features '+ptx70,+sm_90' ask for PTX 7.0, but sm_90 needs PTX 7.8 or newer
 
 // LLVM takes the highest PTX feature left enabled: these are fine.
 // RUN: coopvec-opt %S/../tools/coopvec-opt/emit-gpu.mlir --pass-pipeline='builtin.module(coopvec-lower-to-nvvm{chip=sm_90 features=+ptx78})' | FileCheck %s --check-prefix=OK

@@ -78,19 +78,12 @@ static bool checkTarget(MlirOperation gpuModule, CoopvecNVVMTarget *target) {
                          "needs exactly one #nvvm.target (found %d; "
                          "attach one with nvvm-attach-target)",
                          found);
-  else if (!coopvecNVPTXChipIsKnown(target->chip))
-    coopvecBufferAppendf(&error,
-                         "targets chip '%s', which LLVM's NVPTX "
-                         "backend does not know (see `llc "
-                         "-mtriple=nvptx64-nvidia-cuda -mcpu=help`)",
-                         target->chip);
-  else if (coopvecNVPTXChipVersion(target->chip) < MIN_SM)
+  else if (coopvecNVPTXCheckNVVMTarget(target, &error) &&
+           coopvecNVPTXChipVersion(target->chip) < MIN_SM)
     coopvecBufferAppendf(&error,
                          "targets %s; %s needs sm_70 or newer "
                          "(warp-synchronous shuffles, tensor cores)",
                          target->chip, passName);
-  else if (coopvecNVPTXCheckFeatures(target->features, &error))
-    coopvecNVPTXCheckPTXVersion(target->chip, target->features, &error);
   bool ok = error.size == 0;
   if (!ok)
     coopvecEmitOpError(gpuModule, "%s", coopvecBufferStr(&error));

@@ -80,7 +80,7 @@
 // TF32:     wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32
 
 // OLD: error: 'gpu.module' op targets sm_60; coopvec-prepare-nvvm needs sm_70 or newer
-// UNKNOWN: error: 'gpu.module' op targets chip 'sm_81', which LLVM's NVPTX backend does not know
+// UNKNOWN: error: in pipeline 'coopvec-lower-to-nvvm': invalid pass element 'nvvm-attach-target{chip=sm_81 O=3}': targets chip 'sm_81', which LLVM's NVPTX backend does not know
 // OPTION: error: in pipeline 'coopvec-lower-to-nvvm': pass 'convert-coopvec-to-gpu' has no option 'lanes'
 // BINARY: error: in pipeline 'coopvec-lower-to-nvvm': pass 'convert-coopvec-to-gpu' has no option 'binary'
 // TF32-OLD: coopvec-lower-to-nvvm.mlir:[[# @LINE + 20]]:8: error: 'gpu.subgroup_mma_compute' op multiplies tf32 on tensor cores, which needs sm_80 or newer; the target is sm_75

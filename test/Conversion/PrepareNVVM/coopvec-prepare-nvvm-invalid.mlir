@@ -47,6 +47,13 @@ gpu.module @feature_sign [#nvvm.target<chip = "sm_80", features = "ptx80">] {
 
 // -----
 
+// LLVM would exit the process on a PTX version older than the chip needs.
+// expected-error@+1 {{'gpu.module' op features '+ptx60' ask for PTX 6.0, but sm_80 needs PTX 7.0 or newer}}
+gpu.module @old_ptx [#nvvm.target<chip = "sm_80", features = "+ptx60">] {
+}
+
+// -----
+
 gpu.module @tf32 [#nvvm.target<chip = "sm_75">] {
   gpu.func @k() kernel {
     %c0 = arith.constant 0 : index

@@ -16,6 +16,7 @@
 // HELP-DAG: --coopvec-verify
 // HELP-DAG: --coopvec-canonicalize
 // HELP-DAG: --convert-coopvec-to-cpu
+// HELP-DAG: --coopvec-check-nvvm-target
 // HELP-DAG: --coopvec-lower-to-cpu
 // HELP: UPSTREAM PASSES
 // HELP: EXIT STATUS
@@ -25,6 +26,7 @@
 // LIST-DAG: {{^}}  coopvec-verify
 // LIST-DAG: {{^}}  coopvec-canonicalize
 // LIST-DAG: {{^}}  convert-coopvec-to-cpu
+// LIST-DAG: {{^}}  coopvec-check-nvvm-target
 // LIST-DAG: {{^}}  coopvec-lower-to-cpu
 
 // RUN: coopvec-opt --version | FileCheck %s --check-prefix=VERSION
