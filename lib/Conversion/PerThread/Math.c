@@ -265,35 +265,34 @@ static MlirValue tanhHalfLarge(const Math *m, MlirValue a) {
   return op2(m, "arith.subf", fconst(m, 1.0f), q);
 }
 
-MlirValue coopvecEmitTanhForF16(CoopvecBuilder *b, MlirValue x) {
-  Math m = mathFor(b, x);
-  MlirValue sign = op2(&m, "arith.andi", bitsOf(&m, x), iconst(&m, INT32_MIN));
-  MlirValue a = floatOf(&m, op2(&m, "arith.xori", bitsOf(&m, x), sign));
-  MlirValue z = op2(&m, "arith.mulf", x, x);
-  MlirValue small =
-      fma3(&m, op2(&m, "arith.mulf", x, z), horner(&m, z, tanhHalfT, 5), x);
-  MlirValue large =
-      floatOf(&m, op2(&m, "arith.ori", bitsOf(&m, tanhHalfLarge(&m, a)), sign));
-  MlirValue result = select3(
-      &m, cmpf(&m, COOPVEC_CMPF_OLT, a, tanhHalfPolynomialBound), small, large);
-  // As in coopvecEmitTanh: x below 2^-12, which keeps the sign of zero.
-  return select3(&m, cmpf(&m, COOPVEC_CMPF_OLT, a, 0x1p-12f), x, result);
-}
+typedef MlirValue (*TanhLarge)(const Math *m, MlirValue a);
 
-MlirValue coopvecEmitTanh(CoopvecBuilder *b, MlirValue x) {
+/// tanh(x) as both precisions compute it: x + x^3 R(x^2) (R: the `n`
+/// coefficients `r`) for |x| < `bound`, `large(|x|)` with x's sign
+/// otherwise (odd: tanh(-a) = -tanh(a), by the sign bit; NaN stays NaN).
+static MlirValue emitTanhWith(CoopvecBuilder *b, MlirValue x, const float *r,
+                              int n, float bound, TanhLarge large) {
   Math m = mathFor(b, x);
   MlirValue sign = op2(&m, "arith.andi", bitsOf(&m, x), iconst(&m, INT32_MIN));
   MlirValue a = floatOf(&m, op2(&m, "arith.xori", bitsOf(&m, x), sign));
   MlirValue z = op2(&m, "arith.mulf", x, x);
   MlirValue small =
-      fma3(&m, op2(&m, "arith.mulf", x, z), horner(&m, z, tanhR, 7), x);
-  // Odd: tanh(-a) = -tanh(a), by the sign bit (NaN stays NaN).
-  MlirValue large =
-      floatOf(&m, op2(&m, "arith.ori", bitsOf(&m, tanhLarge(&m, a)), sign));
-  MlirValue result = select3(
-      &m, cmpf(&m, COOPVEC_CMPF_OLT, a, tanhPolynomialBound), small, large);
+      fma3(&m, op2(&m, "arith.mulf", x, z), horner(&m, z, r, n), x);
+  MlirValue largeResult =
+      floatOf(&m, op2(&m, "arith.ori", bitsOf(&m, large(&m, a)), sign));
+  MlirValue result =
+      select3(&m, cmpf(&m, COOPVEC_CMPF_OLT, a, bound), small, largeResult);
   // tanh(x) rounds to x below 2^-12 (x^3/3 is under half an ulp of x); x
   // itself also keeps the sign of zero, which x + x^3 R would lose
   // (-0 + +0 = +0).
   return select3(&m, cmpf(&m, COOPVEC_CMPF_OLT, a, 0x1p-12f), x, result);
+}
+
+MlirValue coopvecEmitTanhForF16(CoopvecBuilder *b, MlirValue x) {
+  return emitTanhWith(b, x, tanhHalfT, 5, tanhHalfPolynomialBound,
+                      tanhHalfLarge);
+}
+
+MlirValue coopvecEmitTanh(CoopvecBuilder *b, MlirValue x) {
+  return emitTanhWith(b, x, tanhR, 7, tanhPolynomialBound, tanhLarge);
 }
