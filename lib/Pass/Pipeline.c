@@ -242,28 +242,46 @@ static void addVerifier(PipelineParser *parser, MlirOpPassManager pm) {
     mlirOpPassManagerAddOwnedPass(pm, coopvecCreateVerifyPass());
 }
 
-/// A coopvec pass anchored on an op (convert-coopvec-to-cpu on
-/// builtin.module) must be added to a pass manager on that op, or on any op
-/// (MLIR checks that one when it runs): MLIR aborts the process otherwise.
+/// A pass or pipeline that runs on `anchor` ("": any op) must be added to
+/// a pass manager on that op, or on any op (MLIR checks that one when it
+/// runs): MLIR aborts the process otherwise.
 static bool checkAnchor(PipelineParser *parser, size_t nameStart,
-                        MlirStringRef name) {
-  const CoopvecPassDef *def = coopvecLookupPassDef(name);
-  size_t length = strlen(def->anchor);
-  if (!length ||
+                        MlirStringRef name, const char *kind,
+                        const char *anchor) {
+  if (!*anchor ||
       mlirStringRefEqual(parser->anchor,
                          mlirStringRefCreateFromCString("any")) ||
       mlirStringRefEqual(parser->anchor,
-                         mlirStringRefCreateFromCString(def->anchor)))
+                         mlirStringRefCreateFromCString(anchor)))
     return true;
   CoopvecBuffer message = {0};
   coopvecBufferAppendf(&message,
-                       "pass '%.*s' runs on '%s' and cannot be nested in a "
+                       "%s '%.*s' runs on '%s' and cannot be nested in a "
                        "pass manager on '%.*s'",
-                       (int)name.length, name.data, def->anchor,
+                       kind, (int)name.length, name.data, anchor,
                        (int)parser->anchor.length, parser->anchor.data);
   reportAt(parser, nameStart, coopvecBufferStr(&message));
   coopvecBufferFree(&message);
   return false;
+}
+
+/// Upstream pass pipelines (MLIR 22) whose builders add passes restricted
+/// to builtin.module with OpPassManager::addPass, which calls
+/// report_fatal_error in a pass manager on another op (a single upstream
+/// pass nested so gets a parse error instead). Found by the pipeline
+/// fuzzer: `buildule(gpu-lower-to-nvvm-pipeline)`, SIGABRT.
+static const char *const moduleUpstreamPipelines[] = {
+    "gpu-lower-to-nvvm-pipeline", "gpu-lower-to-xevm-pipeline", "sparsifier",
+    "tosa-to-linalg-pipeline"};
+
+static const char *upstreamAnchor(MlirStringRef name) {
+  for (size_t i = 0;
+       i < sizeof(moduleUpstreamPipelines) / sizeof(moduleUpstreamPipelines[0]);
+       ++i)
+    if (mlirStringRefEqual(
+            name, mlirStringRefCreateFromCString(moduleUpstreamPipelines[i])))
+      return "builtin.module";
+  return "";
 }
 
 /// Adds one pass element (no parentheses) to `pm`.
@@ -272,7 +290,8 @@ static void addPass(PipelineParser *parser, MlirOpPassManager pm,
                     bool hasOptions) {
   CoopvecBuffer error = {0};
   if (coopvecIsPassName(name)) {
-    if (!checkAnchor(parser, nameStart, name))
+    if (!checkAnchor(parser, nameStart, name, "pass",
+                     coopvecLookupPassDef(name)->anchor))
       return;
     MlirPass pass =
         coopvecCreatePass(name, options, coopvecBufferCallback, &error);
@@ -287,6 +306,8 @@ static void addPass(PipelineParser *parser, MlirOpPassManager pm,
     return;
   }
   // Upstream: hand over the element exactly as written.
+  if (!checkAnchor(parser, nameStart, name, "pipeline", upstreamAnchor(name)))
+    return;
   size_t end = hasOptions
                    ? (size_t)(options.data + options.length + 1 - parser->text)
                    : nameStart + name.length;
