@@ -98,6 +98,18 @@ static MlirValue powerOfTwo(const Math *m, MlirValue n) {
   return floatOf(m, op2(m, "arith.shli", biased, iconst(m, 23)));
 }
 
+/// 2^f for x = n + f, n = round(x) (to nearest even) in `*n` as i32,
+/// |f| <= 1/2; x must be within the i32 range of n.
+static MlirValue exp2Fraction(const Math *m, MlirValue x, MlirValue *n) {
+  // Adding 1.5 * 2^23 leaves no fraction bits, so t holds round(x), and t's
+  // low mantissa bits are n in two's complement. f is exact.
+  MlirValue shifter = fconst(m, 0x1.8p23f);
+  MlirValue t = op2(m, "arith.addf", x, shifter);
+  *n = op2(m, "arith.subi", bitsOf(m, t), bitsOf(m, shifter));
+  MlirValue f = op2(m, "arith.subf", x, op2(m, "arith.subf", t, shifter));
+  return fma3(m, horner(m, f, exp2Q, 6), f, fconst(m, 1.0f));
+}
+
 /// 2^x * (1 + tail), for a `tail` (NULL: 0) far below 1 that extends the
 /// precision of x (tanh's argument).
 static MlirValue exp2WithTail(const Math *m, MlirValue x, MlirValue tail) {
@@ -107,14 +119,8 @@ static MlirValue exp2WithTail(const Math *m, MlirValue x, MlirValue tail) {
   // arithmetic (the integer part below only builds the scale factors).
   x = select3(m, cmpf(m, COOPVEC_CMPF_OLT, x, -152.0f), fconst(m, -152.0f), x);
   x = select3(m, cmpf(m, COOPVEC_CMPF_OGT, x, 129.0f), fconst(m, 129.0f), x);
-  // x = n + f, n = round(x), |f| <= 1/2: adding 1.5 * 2^23 leaves no
-  // fraction bits, so t holds round(x) (to nearest even), and t's low
-  // mantissa bits are n in two's complement. f is exact.
-  MlirValue shifter = fconst(m, 0x1.8p23f);
-  MlirValue t = op2(m, "arith.addf", x, shifter);
-  MlirValue n = op2(m, "arith.subi", bitsOf(m, t), bitsOf(m, shifter));
-  MlirValue f = op2(m, "arith.subf", x, op2(m, "arith.subf", t, shifter));
-  MlirValue p = fma3(m, horner(m, f, exp2Q, 6), f, fconst(m, 1.0f));
+  MlirValue n;
+  MlirValue p = exp2Fraction(m, x, &n);
   if (!mlirValueIsNull(tail))
     p = fma3(m, p, tail, p);
   // p * 2^n in two exact steps of 2^(n/2): n in [-152, 129] would not fit
@@ -254,11 +260,8 @@ static const float tanhHalfPolynomialBound = 0.5f;
 static MlirValue tanhHalfLarge(const Math *m, MlirValue a) {
   a = select3(m, cmpf(m, COOPVEC_CMPF_OGT, a, 9.0f), fconst(m, 9.0f), a);
   MlirValue y = op2(m, "arith.mulf", a, fconst(m, twoOverLn2Hi));
-  MlirValue shifter = fconst(m, 0x1.8p23f);
-  MlirValue t = op2(m, "arith.addf", y, shifter);
-  MlirValue n = op2(m, "arith.subi", bitsOf(m, t), bitsOf(m, shifter));
-  MlirValue f = op2(m, "arith.subf", y, op2(m, "arith.subf", t, shifter));
-  MlirValue p = fma3(m, horner(m, f, exp2Q, 6), f, fconst(m, 1.0f));
+  MlirValue n;
+  MlirValue p = exp2Fraction(m, y, &n);
   MlirValue e = op2(m, "arith.mulf", p, powerOfTwo(m, n));
   MlirValue q = op2(m, "arith.divf", fconst(m, 2.0f),
                     op2(m, "arith.addf", e, fconst(m, 1.0f)));
