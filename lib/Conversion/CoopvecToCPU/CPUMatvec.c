@@ -28,6 +28,8 @@
 #include "Conversion/CoopvecToCPU/CPU.h"
 
 #include "Dialect/Verifier.h"
+#include "Support/Alloc.h"
+#include "coopvec-c/Support.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -176,6 +178,129 @@ static void emitStage(CPULowering *l, const MatvecShape *shape, intptr_t count,
     coopvecBuild0(b, "vector.store", 4, operands, 0, NULL);
   }
   closeLoop(l, &loop, 0, NULL, &saved);
+}
+
+//===----------------------------------------------------------------------===//
+// f16 matrices widened once per call
+//===----------------------------------------------------------------------===//
+
+/// The stack the f32 copies of one function's f16 matrices may take; the
+/// matrices past it are staged per block (stagesWeights).
+enum { CPU_MAX_WIDENED_BYTES = 256 * 1024 };
+
+/// buffer[base .. base + span) in f32, in `copy`.
+typedef struct CPUWidenedMatrix {
+  MlirValue buffer, copy;
+  int64_t base, span;
+} CPUWidenedMatrix;
+
+/// Whether the only users of matrix_view `view` are matvecs, which read it
+/// (an outer product writes its gradient through a view).
+static bool viewOnlyRead(MlirOperation view) {
+  for (MlirOpOperand use =
+           mlirValueGetFirstUse(mlirOperationGetResult(view, 0));
+       !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
+    if (!coopvecOpIs(mlirOpOperandGetOwner(use), CoopvecOpMatvec))
+      return false;
+  return true;
+}
+
+/// Whether every user of `buffer` reads it, lowered or not: a copy taken
+/// before the lane loop is then what each thread would read itself.
+static bool bufferOnlyRead(MlirValue buffer) {
+  static const char *const readers[] = {
+      "coopvec.load", "coopvec.masked_load", "memref.load",
+      "vector.load",  "vector.maskedload",   "vector.gather"};
+  for (MlirOpOperand use = mlirValueGetFirstUse(buffer);
+       !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation user = mlirOpOperandGetOwner(use);
+    bool reads = coopvecOpIs(user, CoopvecOpMatrixView) && viewOnlyRead(user);
+    for (size_t i = 0; !reads && i < sizeof readers / sizeof *readers; ++i)
+      reads = coopvecOpIsNamed(user, readers[i]);
+    if (!reads)
+      return false;
+  }
+  return true;
+}
+
+/// copy[i] = buffer[base + i] for lower <= i < upper, `width` at a time.
+static void emitWideningLoop(CPULowering *l, MlirValue buffer, int64_t base,
+                             MlirValue copy, MlirValue lower, MlirValue upper,
+                             int64_t width) {
+  // Index constants are created at the entry, where this loop is: before
+  // it.
+  MlirValue step = indexConstant(l, width), offset = indexConstant(l, base);
+  CoopvecLoop loop = coopvecBuildFor(&l->p.entry, lower, upper, step, 0, NULL);
+  CoopvecBuilder *b = &loop.body;
+  MlirValue at[] = {buffer, loop.inductionVar};
+  if (base != 0)
+    at[1] = coopvecBuildBinaryOp(b, "arith.addi", at[1], offset);
+  MlirType halves = mlirVectorTypeGet(
+      1, &width, mlirShapedTypeGetElementType(mlirValueGetType(buffer)));
+  MlirValue values = coopvecWidenToF32(
+      b, coopvecBuild1(b, "vector.load", 2, at, halves, 0, NULL));
+  MlirValue operands[] = {values, copy, loop.inductionVar};
+  coopvecBuild0(b, "vector.store", 3, operands, 0, NULL);
+  coopvecFinishFor(&loop, 0, NULL);
+}
+
+/// A 64-byte aligned memref<span x f32> on the stack holding
+/// buffer[base .. base + span), filled before the lane loop when there is
+/// at least one thread (without threads the matvecs read nothing).
+static MlirValue emitWidenedCopy(CPULowering *l, MlirValue buffer, int64_t base,
+                                 int64_t span) {
+  CoopvecBuilder *b = &l->p.entry;
+  MlirType type =
+      mlirMemRefTypeContiguousGet(l->p.f32, 1, &span, mlirAttributeGetNull());
+  MlirValue copy = coopvecBuildAlloca(b, type, 64);
+  MlirValue zero = indexConstant(l, 0);
+  MlirValue anyThread = coopvecBuildCmpI(
+      b, COOPVEC_CMPI_SGT, mlirBlockGetArgument(l->entryBlock, 0), zero);
+  int64_t vectorEnd = span - span % STAGE_VECTOR;
+  if (vectorEnd > 0) {
+    MlirValue upper =
+        coopvecBuildSelect(b, anyThread, indexConstant(l, vectorEnd), zero);
+    emitWideningLoop(l, buffer, base, copy, zero, upper, STAGE_VECTOR);
+  }
+  if (vectorEnd < span) {
+    MlirValue upper =
+        coopvecBuildSelect(b, anyThread, indexConstant(l, span), zero);
+    emitWideningLoop(l, buffer, base, copy, indexConstant(l, vectorEnd), upper,
+                     1);
+  }
+  return copy;
+}
+
+/// The f32 copy of f16 matrix `view` made once per call (shared by the
+/// matvecs of the same elements), or null where the matrix is staged per
+/// block instead: its buffer is not an argument of the function (it only
+/// exists inside the lane loop), the function writes to it, or the copies
+/// would take more than CPU_MAX_WIDENED_BYTES. Per block, every group of
+/// lanes widens every weight again: 6% (AVX-512) to 12% (AVX2) of the FMA
+/// work of an f16 MLP (docs/performance.md).
+static MlirValue widenedCopy(CPULowering *l, const CoopvecMatrixView *view) {
+  if (!mlirTypeIsAF16(view->element) ||
+      !mlirValueIsABlockArgument(view->buffer) ||
+      !mlirBlockEqual(mlirBlockArgumentGetOwner(view->buffer), l->entryBlock))
+    return (MlirValue){NULL};
+  int64_t span = view->rows * view->cols;
+  for (intptr_t i = 0; i < l->numWidened; ++i) {
+    const CPUWidenedMatrix *w = &l->widened[i];
+    if (mlirValueEqual(w->buffer, view->buffer) && w->base == view->base &&
+        w->span == span)
+      return w->copy;
+  }
+  int64_t bytes = span * (int64_t)sizeof(float);
+  if (l->widenedBytes + bytes > CPU_MAX_WIDENED_BYTES ||
+      !bufferOnlyRead(view->buffer))
+    return (MlirValue){NULL};
+  l->widened = coopvecGrowArray(l->widened, &l->widenedCapacity,
+                                l->numWidened + 1, sizeof(CPUWidenedMatrix));
+  CPUWidenedMatrix *w = &l->widened[l->numWidened++];
+  *w = (CPUWidenedMatrix){view->buffer, {NULL}, view->base, span};
+  w->copy = emitWidenedCopy(l, view->buffer, view->base, span);
+  l->widenedBytes += bytes;
+  return w->copy;
 }
 
 /// acc + W[row_r, p] * x, W[row_r, p] being element `index` of the matrix's
@@ -392,6 +517,15 @@ bool cpuLowerMatvec(CoopvecPerThread *p, MlirOperation op) {
       checkedView(p, op, mlirOperationGetOperand(op, 0));
   if (!view)
     return false;
+  CoopvecMatrixView widened;
+  MlirValue copy = widenedCopy(l, view);
+  if (!mlirValueIsNull(copy)) {
+    widened = *view;
+    widened.buffer = copy;
+    widened.base = 0;
+    widened.element = p->f32;
+    view = &widened;
+  }
   bool transpose = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("transpose")));
   MatvecShape shape = matvecShape(view, transpose);

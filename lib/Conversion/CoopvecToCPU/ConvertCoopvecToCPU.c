@@ -223,6 +223,7 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
     cpuStoreResults(&l, mlirBlockGetTerminator(original),
                     1 + mlirBlockGetNumArguments(original));
   coopvecPerThreadFree(&l.p);
+  free(l.widened);
   mlirOperationDestroy(func);
   return ok;
 }

@@ -858,16 +858,58 @@ func.func @matvec_col_major(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coo
 // -----
 
 // f16 weights and vecs are stored as f16 and computed in f32: extf after
-// the gather and after each weight load, truncf before the scatter. The
-// inference layout is row-major on the CPU; the offset is in bytes (64
-// bytes = element 32).
+// the gather, truncf before the scatter. The f16 matrix, which nothing in
+// the function writes, is widened once per call into an f32 copy before
+// the lane loop (a loop of vector<1xf16> loads for the 1 % 8 elements; no
+// iteration without threads), and the p loop reads f32 weights from the
+// copy. The inference layout is row-major on the CPU; the offset is in
+// bytes (64 bytes = element 32).
 // CHECK-LABEL: func.func @matvec_f16_batched(
-// CHECK-SAME:      %{{[^:]*}}: index, %[[X:[^:]*]]: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>, %[[OUT:[^:]*]]: memref<?xf16>)
-// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-SAME:      %[[N:[^:]*]]: index, %[[X:[^:]*]]: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>, %[[OUT:[^:]*]]: memref<?xf16>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf16>
-// CHECK:         %[[XH:.*]] = vector.gather %[[X]][%{{.*}}] [%{{.*}}], %{{.*}}, %[[ZERO]] : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16> into vector<4xf16>
-// CHECK-NEXT:    %[[XF:.*]] = arith.extf %[[XH]] : vector<4xf16> to vector<4xf32>
-// CHECK-NEXT:    vector.store %[[XF]], %{{.*}} : memref<1x4xf32>, vector<4xf32>
+// CHECK:         %[[COPY:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1xf32>
+// CHECK-NEXT:    %[[ANY:.*]] = arith.cmpi sgt, %[[N]], %[[C0]] : index
+// CHECK-NEXT:    %[[END:.*]] = arith.select %[[ANY]], %[[C1]], %[[C0]] : index
+// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : index
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[END]] step %[[C1]] {
+// CHECK-NEXT:      %[[WI:.*]] = arith.addi %[[I]], %[[C32]] : index
+// CHECK-NEXT:      %[[WH:.*]] = vector.load %[[W]][%[[WI]]] : memref<?xf16>, vector<1xf16>
+// CHECK-NEXT:      %[[WF:.*]] = arith.extf %[[WH]] : vector<1xf16> to vector<1xf32>
+// CHECK-NEXT:      vector.store %[[WF]], %[[COPY]][%[[I]]] : memref<1xf32>, vector<1xf32>
+// CHECK-NEXT:    }
+// CHECK:         scf.for %{{.*}} = %[[C0]] to %[[N]] step
+// CHECK:           %[[XH:.*]] = vector.gather %[[X]][%{{.*}}] [%{{.*}}], %{{.*}}, %[[ZERO]] : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16> into vector<4xf16>
+// CHECK-NEXT:      %[[XF:.*]] = arith.extf %[[XH]] : vector<4xf16> to vector<4xf32>
+// CHECK-NEXT:      vector.store %[[XF]], %{{.*}} : memref<1x4xf32>, vector<4xf32>
+// CHECK:           scf.for %[[P:.*]] = {{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (vector<4xf32>) {
+// CHECK-NEXT:        %[[XP:.*]] = vector.load
+// CHECK-NEXT:        %[[J:.*]] = arith.addi %[[C0]], %[[P]] : index
+// CHECK-NEXT:        %[[WP:.*]] = memref.load %[[COPY]][%[[J]]] : memref<1xf32>
+// CHECK-NEXT:        %[[WB:.*]] = vector.broadcast %[[WP]] : f32 to vector<4xf32>
+// CHECK-NEXT:        %[[M:.*]] = arith.mulf %[[WB]], %[[XP]] : vector<4xf32>
+// CHECK-NEXT:        %[[Y:.*]] = arith.addf %[[A]], %[[M]] : vector<4xf32>
+// CHECK-NEXT:        scf.yield %[[Y]]
+// CHECK:           scf.for
+// CHECK-NEXT:        %[[R:.*]] = vector.load
+// CHECK-NEXT:        %[[RH:.*]] = arith.truncf %[[R]] : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT:        arith.addi
+// CHECK-NEXT:        vector.scatter %[[OUT]][%{{.*}}] [%{{.*}}], %{{.*}}, %[[RH]] : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16>
+func.func @matvec_f16(%x: !coopvec.vec<1, f16>, %w: memref<?xf16>) -> !coopvec.vec<1, f16> {
+  %A = "coopvec.matrix_view"(%w) {offset = 64} : (memref<?xf16>) -> !coopvec.matrix<1, 1, f16, "inference">
+  %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<1, 1, f16, "inference">, !coopvec.vec<1, f16>) -> !coopvec.vec<1, f16>
+  return %y : !coopvec.vec<1, f16>
+}
+
+// -----
+
+// A buffer the function also writes is not copied (a thread reads what it
+// wrote before): each weight is loaded and widened where the p loop uses it.
+// CHECK-LABEL: func.func @matvec_f16_written_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>, %{{[^:]*}}: memref<?xf16>)
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-NOT:     memref<1xf32>
 // CHECK:         scf.for %[[P:.*]] = {{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (vector<4xf32>) {
 // CHECK-NEXT:      %[[XP:.*]] = vector.load
 // CHECK-NEXT:      %[[I:.*]] = arith.addi %[[C32]], %[[P]] : index
@@ -877,15 +919,52 @@ func.func @matvec_col_major(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coo
 // CHECK-NEXT:      %[[M:.*]] = arith.mulf %[[WB]], %[[XP]] : vector<4xf32>
 // CHECK-NEXT:      %[[Y:.*]] = arith.addf %[[A]], %[[M]] : vector<4xf32>
 // CHECK-NEXT:      scf.yield %[[Y]]
-// CHECK:         scf.for
-// CHECK-NEXT:      %[[R:.*]] = vector.load
-// CHECK-NEXT:      %[[RH:.*]] = arith.truncf %[[R]] : vector<4xf32> to vector<4xf16>
-// CHECK-NEXT:      arith.addi
-// CHECK-NEXT:      vector.scatter %[[OUT]][%{{.*}}] [%{{.*}}], %{{.*}}, %[[RH]] : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16>
-func.func @matvec_f16(%x: !coopvec.vec<1, f16>, %w: memref<?xf16>) -> !coopvec.vec<1, f16> {
+// CHECK:         vector.store %{{.*}}, %[[W]][%{{.*}}] : memref<?xf16>, vector<1xf16>
+func.func @matvec_f16_written(%x: !coopvec.vec<1, f16>, %w: memref<?xf16>) -> !coopvec.vec<1, f16> {
   %A = "coopvec.matrix_view"(%w) {offset = 64} : (memref<?xf16>) -> !coopvec.matrix<1, 1, f16, "inference">
   %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<1, 1, f16, "inference">, !coopvec.vec<1, f16>) -> !coopvec.vec<1, f16>
+  %c0 = arith.constant 0 : index
+  "coopvec.store"(%y, %w, %c0) : (!coopvec.vec<1, f16>, memref<?xf16>, index) -> ()
   return %y : !coopvec.vec<1, f16>
+}
+
+// -----
+
+// Views of the same elements share one copy; a 3 x 3 col-major matrix (9
+// elements) is widened 8 at a time, then one at a time.
+// CHECK-LABEL: func.func @matvec_f16_widened_shared_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>, %{{[^:]*}}: memref<?xf16>)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// CHECK:         %[[COPY:.*]] = memref.alloca() {alignment = 64 : i64} : memref<48xf32>
+// CHECK:         scf.for %[[I:.*]] = %[[C0]] to %{{.*}} step %[[C8]] {
+// CHECK-NEXT:      %[[WI:.*]] = arith.addi %[[I]], %{{.*}} : index
+// CHECK-NEXT:      %[[WH:.*]] = vector.load %[[W]][%[[WI]]] : memref<?xf16>, vector<8xf16>
+// CHECK-NEXT:      %[[WF:.*]] = arith.extf %[[WH]] : vector<8xf16> to vector<8xf32>
+// CHECK-NEXT:      vector.store %[[WF]], %[[COPY]][%[[I]]] : memref<48xf32>, vector<8xf32>
+// CHECK-NEXT:    }
+// CHECK-NOT:     memref<48xf32>
+// CHECK:         %[[COPY9:.*]] = memref.alloca() {alignment = 64 : i64} : memref<9xf32>
+// CHECK:         scf.for %[[I:.*]] = %[[C0]] to %{{.*}} step %[[C8]] {
+// CHECK-NEXT:      %[[WH:.*]] = vector.load %[[W]][%[[I]]] : memref<?xf16>, vector<8xf16>
+// CHECK:         scf.for %[[I:.*]] = %[[C8]] to %{{.*}} step %[[C1]] {
+// CHECK-NEXT:      %[[WH:.*]] = vector.load %[[W]][%[[I]]] : memref<?xf16>, vector<1xf16>
+// CHECK:         scf.for
+// CHECK:           memref.load %[[COPY]]
+// CHECK:           memref.load %[[COPY]]
+// CHECK:           memref.load %[[COPY9]]
+// CHECK-NOT:       memref.load %[[W]]
+// CHECK:         return
+func.func @matvec_f16_widened_shared(%x: !coopvec.vec<16, f16>, %w: memref<?xf16>) -> !coopvec.vec<3, f16> {
+  %A = "coopvec.matrix_view"(%w) {offset = 64} : (memref<?xf16>) -> !coopvec.matrix<3, 16, f16, "row_major">
+  %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<3, 16, f16, "row_major">, !coopvec.vec<16, f16>) -> !coopvec.vec<3, f16>
+  %B = "coopvec.matrix_view"(%w) {offset = 64} : (memref<?xf16>) -> !coopvec.matrix<3, 16, f16, "row_major">
+  %z = "coopvec.matvec"(%B, %x) : (!coopvec.matrix<3, 16, f16, "row_major">, !coopvec.vec<16, f16>) -> !coopvec.vec<3, f16>
+  %C = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf16>) -> !coopvec.matrix<3, 3, f16, "col_major">
+  %s = "coopvec.add"(%y, %z) : (!coopvec.vec<3, f16>, !coopvec.vec<3, f16>) -> !coopvec.vec<3, f16>
+  %u = "coopvec.matvec"(%C, %s) : (!coopvec.matrix<3, 3, f16, "col_major">, !coopvec.vec<3, f16>) -> !coopvec.vec<3, f16>
+  return %u : !coopvec.vec<3, f16>
 }
 
 // -----
@@ -1005,13 +1084,12 @@ func.func @matvec_fused(%x: !coopvec.vec<20, f32>, %w: memref<?xf32>, %zero: f32
 // the min before storing.
 // CHECK-LABEL: func.func @matvec_fused_ssa_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>, %[[ONE:[^:]*]]: f16, %{{[^:]*}}: memref<?xf16>)
-// CHECK:           %[[C6:.*]] = arith.constant 6 : index
-// CHECK-NOT:       vector.load %[[W]]
+// CHECK-NOT:       vector.load %[[W]]{{.*}}vector<3xf16>
 // CHECK:           %[[ONEF:.*]] = arith.extf %[[ONE]] : f16 to f32
 // CHECK-NEXT:      %[[ONEV:.*]] = vector.broadcast %[[ONEF]] : f32 to vector<4xf32>
 // CHECK-NEXT:      scf.for
 // CHECK-NEXT:        arith.muli
-// CHECK-NEXT:        %[[BI:.*]] = arith.addi %[[C6]], %{{.*}} : index
+// CHECK-NEXT:        %[[BI:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK-NEXT:        %[[BH:.*]] = memref.load %[[W]][%[[BI]]] : memref<?xf16>
 // CHECK-NEXT:        %[[BF:.*]] = arith.extf %[[BH]] : f16 to f32
 // CHECK-NEXT:        vector.broadcast %[[BF]] : f32 to vector<4xf32>
@@ -1065,10 +1143,12 @@ func.func @matvec_not_fused(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %zero: 
 
 // -----
 
-// f16 weights contiguous along the inputs (row-major, K = 16, a multiple of
-// 8) are widened per block into an f32 stage memref<2 x 16 x f32> (one
-// vector<8xf16> load and extf per 8 weights), from which the p loop reads
-// f32 weights; the f16 input is read in 4 x 4 sub-blocks of f16 rows.
+// f16 weights that are not copied once per call (here: the function also
+// writes their buffer) but are contiguous along the inputs (row-major, K =
+// 16, a multiple of 8) are widened per block into an f32 stage
+// memref<2 x 16 x f32> (one vector<8xf16> load and extf per 8 weights),
+// from which the p loop reads f32 weights; the f16 input is read in 4 x 4
+// sub-blocks of f16 rows.
 // CHECK-LABEL: func.func @matvec_f16_staged_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %[[X:[^:]*]]: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>, %{{[^:]*}}: memref<?xf16>)
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
@@ -1102,6 +1182,8 @@ func.func @matvec_not_fused(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %zero: 
 func.func @matvec_f16_staged(%x: !coopvec.vec<16, f16>, %w: memref<?xf16>) -> !coopvec.vec<3, f16> {
   %A = "coopvec.matrix_view"(%w) {offset = 64} : (memref<?xf16>) -> !coopvec.matrix<3, 16, f16, "row_major">
   %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<3, 16, f16, "row_major">, !coopvec.vec<16, f16>) -> !coopvec.vec<3, f16>
+  %c0 = arith.constant 0 : index
+  "coopvec.store"(%y, %w, %c0) : (!coopvec.vec<3, f16>, memref<?xf16>, index) -> ()
   return %y : !coopvec.vec<3, f16>
 }
 
