@@ -106,6 +106,48 @@ def tanh_coefficients():
                               points=3000))
 
 
+def rational(g, degree_p, degree_q, a, b, points=600, iterations=80):
+    """x P(x^2) / Q(x^2) near g(x) in relative error on (a, b], with
+    P(0) = Q(0) = 1: Loeb's linearisation (x P - g Q, divided by the
+    previous Q) solved by least squares with Lawson's weights, which
+    approach the minimax solution."""
+    xs = [a + (b - a) * (1 - mp.cos(mp.pi * (i + mp.mpf(0.5)) / points)) / 2
+          for i in range(points)]
+    gx = [g(x) for x in xs]
+    weights = [mp.mpf(1)] * points
+    q = [mp.mpf(1)] + [mp.mpf(0)] * degree_q
+    for _ in range(iterations):
+        rows, rhs = [], []
+        for x, t, w in zip(xs, gx, weights):
+            scale = mp.sqrt(w) / (t * mp.polyval(q[::-1], x * x))
+            rows.append([scale * x * (x * x) ** k
+                         for k in range(1, degree_p + 1)] +
+                        [-scale * t * (x * x) ** k
+                         for k in range(1, degree_q + 1)])
+            rhs.append(scale * (t - x))
+        solution = mp.qr_solve(mp.matrix(rows), mp.matrix(rhs))[0]
+        p = [mp.mpf(1)] + [solution[k] for k in range(degree_p)]
+        q = [mp.mpf(1)] + [solution[degree_p + k] for k in range(degree_q)]
+        err = [abs(x * mp.polyval(p[::-1], x * x) /
+                   mp.polyval(q[::-1], x * x) - t) / t
+               for x, t in zip(xs, gx)]
+        top = max(err)
+        weights = [w * (e / top + mp.mpf(0.001))
+                   for w, e in zip(weights, err)]
+        total = sum(weights)
+        weights = [w / total for w in weights]
+    return p, q, top
+
+
+def tanh_f16_coefficients():
+    # tanh(x) = x P(x^2) / Q(x^2) on [0, 9] for results rounded to f16; P
+    # and Q of degree 4.
+    with mp.workdps(25):
+        p, q, error = rational(mp.tanh, 4, 4, mp.mpf(0), mp.mpf(9))
+        show("tanh (f16) P(z)", p, error)
+        show("tanh (f16) Q(z)", q, error)
+
+
 def split(name, value):
     lo = value - mp.mpf(to_f32(value))
     print(f"{name}: hi {hexf(value)}, lo {hexf(lo)}")
@@ -115,5 +157,6 @@ if __name__ == "__main__":
     exp2_coefficients()
     log2_coefficients()
     tanh_coefficients()
+    tanh_f16_coefficients()
     split("2/ln 2", 2 / mp.log(2))
     print(f"ln 2: {hexf(mp.log(2))}")
