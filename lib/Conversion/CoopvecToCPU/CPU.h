@@ -31,10 +31,9 @@ typedef struct CPULowering {
   MlirValue lastLane;     // validLanes - 1, created on first use (store)
   MlirValue fullGroup;    // i1: validLanes == L, created on first use
   /// f32 copies of f16 matrices, made once per call before the lane loop
-  /// (CPUMatvec.c, widenedCopy), and their bytes on the stack.
+  /// (CPUMatvec.c, widenedCopy).
   struct CPUWidenedMatrix *widened;
   intptr_t numWidened, widenedCapacity;
-  int64_t widenedBytes;
 } CPULowering;
 
 static inline CPULowering *cpuOf(CoopvecPerThread *p) {

@@ -276,22 +276,24 @@ static MlirValue emitWidenedCopy(CPULowering *l, MlirValue buffer, int64_t base,
 /// block instead: its buffer is not an argument of the function (it only
 /// exists inside the lane loop), the function writes to it, or the copies
 /// would take more than CPU_MAX_WIDENED_BYTES. Per block, every group of
-/// lanes widens every weight again: 6% (AVX-512) to 12% (AVX2) of the FMA
-/// work of an f16 MLP (docs/performance.md).
+/// lanes widens every weight again: work no group needs to repeat, though
+/// the time it saved was within the noise of docs/performance.md.
 static MlirValue widenedCopy(CPULowering *l, const CoopvecMatrixView *view) {
   if (!mlirTypeIsAF16(view->element) ||
       !mlirValueIsABlockArgument(view->buffer) ||
       !mlirBlockEqual(mlirBlockArgumentGetOwner(view->buffer), l->entryBlock))
     return (MlirValue){NULL};
   int64_t span = view->rows * view->cols;
+  int64_t copiedElements = 0;
   for (intptr_t i = 0; i < l->numWidened; ++i) {
     const CPUWidenedMatrix *w = &l->widened[i];
     if (mlirValueEqual(w->buffer, view->buffer) && w->base == view->base &&
         w->span == span)
       return w->copy;
+    copiedElements += w->span;
   }
-  int64_t bytes = span * (int64_t)sizeof(float);
-  if (l->widenedBytes + bytes > CPU_MAX_WIDENED_BYTES ||
+  if ((copiedElements + span) * (int64_t)sizeof(float) >
+          CPU_MAX_WIDENED_BYTES ||
       !bufferOnlyRead(view->buffer))
     return (MlirValue){NULL};
   l->widened = coopvecGrowArray(l->widened, &l->widenedCapacity,
@@ -299,7 +301,6 @@ static MlirValue widenedCopy(CPULowering *l, const CoopvecMatrixView *view) {
   CPUWidenedMatrix *w = &l->widened[l->numWidened++];
   *w = (CPUWidenedMatrix){view->buffer, {NULL}, view->base, span};
   w->copy = emitWidenedCopy(l, view->buffer, view->base, span);
-  l->widenedBytes += bytes;
   return w->copy;
 }
 
