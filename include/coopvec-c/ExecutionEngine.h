@@ -124,9 +124,10 @@ COOPVEC_EXPORT void coopvecEngineGetCompileTimes(const CoopvecEngine *engine,
                                                  double *jitSeconds);
 
 /// Seconds the device spent in the kernel of the last successful
-/// coopvecFunctionRun, from the device's own timestamps (Vulkan: timestamp
-/// queries around the dispatches, transfers excluded); -1 when the target
-/// does not measure (cpu, cuda) or the device's queue has no timestamps.
+/// coopvecFunctionRun, from the device's own timestamps, transfers excluded
+/// (Vulkan: timestamp queries around the dispatches; CUDA: events around
+/// the launch); -1 when the target does not measure (cpu), the device's
+/// queue has no timestamps, or the run launched nothing (batch 0).
 COOPVEC_EXPORT double
 coopvecEngineGetDeviceSeconds(const CoopvecEngine *engine);
 

@@ -15,10 +15,11 @@
 //
 // A run allocates device buffers sized from the checked host arrays,
 // copies the vec and memref arguments in, launches ceil(n / B) blocks of
-// exactly B threads (the kernel's contract), waits, copies the results and
-// the memrefs the function may write back, and frees everything, also on
-// failure. Nothing is copied back unless the kernel completed: a run that
-// fails before or in the kernel leaves the caller's arrays as they were.
+// exactly B threads (the kernel's contract) between two events that time
+// it, waits, copies the results and the memrefs the function may write
+// back, and frees everything, also on failure. Nothing is copied back unless
+// the kernel completed: a run that fails before or in the kernel leaves the
+// caller's arrays as they were.
 //
 //===----------------------------------------------------------------------===//
 
@@ -179,25 +180,82 @@ static CoopvecStatus allocateLaunch(Launch *launch) {
                            "out of memory");
 }
 
-static CoopvecStatus launchKernel(Launch *launch,
-                                  const CoopvecCUDAKernel *kernel) {
+/// The launch between two events: their interval is the kernel's own time
+/// (coopvecEngineGetDeviceSeconds), without the copies around it.
+typedef struct LaunchTimer {
+  CUevent start, end;
+} LaunchTimer;
+
+static CoopvecStatus createTimer(Launch *launch, LaunchTimer *timer) {
+  const CoopvecCUDADriver *driver = &launch->state->driver;
+  CUresult result = driver->cuEventCreate(&timer->start, 0);
+  if (result == CUDA_SUCCESS)
+    result = driver->cuEventCreate(&timer->end, 0);
+  if (result == CUDA_SUCCESS)
+    return CoopvecStatusSuccess;
+  return coopvecCUDAFail(launch->function->engine, result, "cuEventCreate",
+                         CoopvecStatusDeviceError);
+}
+
+static void destroyTimer(Launch *launch, LaunchTimer *timer) {
+  const CoopvecCUDADriver *driver = &launch->state->driver;
+  if (timer->start)
+    driver->cuEventDestroy(timer->start);
+  if (timer->end)
+    driver->cuEventDestroy(timer->end);
+}
+
+/// Seconds between the events, once the kernel completed.
+static CoopvecStatus readTimer(Launch *launch, const LaunchTimer *timer) {
+  const CoopvecCUDADriver *driver = &launch->state->driver;
+  float milliseconds = 0;
+  CUresult result =
+      driver->cuEventElapsedTime(&milliseconds, timer->start, timer->end);
+  if (result != CUDA_SUCCESS)
+    return coopvecCUDAFail(launch->function->engine, result,
+                           "cuEventElapsedTime", CoopvecStatusDeviceError);
+  launch->function->engine->deviceSeconds = 1e-3 * (double)milliseconds;
+  return CoopvecStatusSuccess;
+}
+
+static CoopvecStatus launchBetween(Launch *launch,
+                                   const CoopvecCUDAKernel *kernel,
+                                   const LaunchTimer *timer) {
   const CoopvecCUDADriver *driver = &launch->state->driver;
   CoopvecEngine *engine = launch->function->engine;
   unsigned blocks = (unsigned)((launch->n - 1) / kernel->blockSize + 1);
   pack(launch);
+  CUresult result = driver->cuEventRecord(timer->start, NULL);
+  if (result != CUDA_SUCCESS)
+    return coopvecCUDAFail(engine, result, "cuEventRecord",
+                           CoopvecStatusDeviceError);
   // Static shared memory only: the kernel declares its workgroup buffers.
-  CUresult result = driver->cuLaunchKernel(kernel->function, blocks, 1, 1,
-                                           (unsigned)kernel->blockSize, 1, 1, 0,
-                                           NULL, launch->params, NULL);
+  result = driver->cuLaunchKernel(kernel->function, blocks, 1, 1,
+                                  (unsigned)kernel->blockSize, 1, 1, 0, NULL,
+                                  launch->params, NULL);
   if (result != CUDA_SUCCESS)
     return coopvecCUDAFail(engine, result, "cuLaunchKernel",
+                           CoopvecStatusDeviceError);
+  result = driver->cuEventRecord(timer->end, NULL);
+  if (result != CUDA_SUCCESS)
+    return coopvecCUDAFail(engine, result, "cuEventRecord",
                            CoopvecStatusDeviceError);
   // Faults inside the kernel surface here.
   result = driver->cuCtxSynchronize();
   if (result != CUDA_SUCCESS)
     return coopvecCUDAFail(engine, result, "the kernel (cuCtxSynchronize)",
                            CoopvecStatusDeviceError);
-  return CoopvecStatusSuccess;
+  return readTimer(launch, timer);
+}
+
+static CoopvecStatus launchKernel(Launch *launch,
+                                  const CoopvecCUDAKernel *kernel) {
+  LaunchTimer timer = {NULL, NULL};
+  CoopvecStatus status = createTimer(launch, &timer);
+  if (!status)
+    status = launchBetween(launch, kernel, &timer);
+  destroyTimer(launch, &timer);
+  return status;
 }
 
 /// Uploads, launches, downloads; the caller frees.
@@ -242,6 +300,7 @@ CoopvecStatus coopvecCUDARun(CoopvecFunction *function, int64_t batch,
                              const CoopvecArray *results, int numThreads) {
   (void)numThreads; // host threads do not apply: the GPU runs the batch
   CoopvecEngine *engine = function->engine;
+  engine->deviceSeconds = -1;
   CoopvecCUDAState *state = engine->backendState;
   const CoopvecCUDAKernel *kernel = findKernel(function);
   if (!kernel)

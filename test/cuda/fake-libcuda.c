@@ -16,7 +16,8 @@
 //     use, and at exit nothing is left allocated, loaded or retained.
 // Environment: FAKE_CUDA_DEVICES (default 1), FAKE_CUDA_SM (default 80),
 // FAKE_CUDA_MAX_THREADS (what cuFuncGetAttribute allows, default the
-// kernel's .maxntid), FAKE_CUDA_FILL=<byte> (fill every buffer at launch,
+// kernel's .maxntid), FAKE_CUDA_KERNEL_US (what two events measure, default
+// 0), FAKE_CUDA_FILL=<byte> (fill every buffer at launch,
 // so that a test sees what is copied back), FAKE_CUDA_FAIL=<entry point>
 // (that call fails with the error a real driver would give).
 //
@@ -501,11 +502,13 @@ CUresult cuLaunchKernel(struct CUfunc_st *f, unsigned gridX, unsigned gridY,
 }
 
 //===----------------------------------------------------------------------===//
-// Events (bench/mlp-gpu times with them; the engine only resolves them)
+// Events (the engine and bench/mlp-gpu time kernels with them)
 //===----------------------------------------------------------------------===//
 
 CUresult cuEventCreate(struct CUevent_st **event, unsigned flags) {
   (void)flags;
+  if (failing("cuEventCreate"))
+    return 2; // CUDA_ERROR_OUT_OF_MEMORY
   *event = calloc(1, sizeof(struct CUevent_st));
   return 0;
 }
@@ -519,7 +522,7 @@ CUresult cuEventSynchronize(struct CUevent_st *event) {
 }
 CUresult cuEventElapsedTime_v2(float *milliseconds, struct CUevent_st *start,
                                struct CUevent_st *end) {
-  *milliseconds = 0;
+  *milliseconds = (float)envInt("FAKE_CUDA_KERNEL_US", 0) / 1000.0f;
   return start->recorded && end->recorded ? 0 : 1;
 }
 CUresult cuEventDestroy_v2(struct CUevent_st *event) {

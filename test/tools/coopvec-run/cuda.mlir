@@ -44,7 +44,7 @@
 // DEVICE1: fake-cuda: launch grad_kernel: grid 1x1x1
 
 // The launch, parameter by parameter, for 1000 threads.
-// RUN: env COOPVEC_LIBCUDA=%fake_libcuda coopvec-run %s --entry=layer --batch=1000 \
+// RUN: env COOPVEC_LIBCUDA=%fake_libcuda FAKE_CUDA_KERNEL_US=1250 coopvec-run %s --entry=layer --batch=1000 \
 // RUN:   --arg=%t/f32.npy --arg=%t/f16.npy --arg=%t/f64.npy --arg=%t/i64.npy --arg=%t/offset.npy \
 // RUN:   --random --target=cuda --time 2>&1 | FileCheck %s --check-prefix=LAYER
 // LAYER:      fake-cuda: cuModuleLoadDataEx: {{[0-9]+}} bytes of PTX, .target sm_80
@@ -71,6 +71,7 @@
 // LAYER-NEXT: fake-cuda:   param 19 (8 bytes): 16000
 // LAYER-NEXT: fake-cuda:   param 20 (8 bytes): 1
 // LAYER-NEXT: coopvec-run: lowering {{[0-9.]+}} ms, JIT compile {{[0-9.]+}} ms, run {{[0-9.]+}} ms ({{[0-9.]+}} ns per thread) on the cuda device, with transfers
+// LAYER-NEXT: coopvec-run: kernel 1.250 ms (1250.0 ns per thread) by the device's timestamps
 // LAYER-NEXT: fake-cuda: at exit: 0 buffers, 0 modules, 0 contexts retained, 0 pushed
 
 // Results and written memrefs come back from the device (the fake fills
@@ -153,6 +154,13 @@
 // RUN:   | FileCheck %s --check-prefix=FAULT
 // FAULT:      coopvec-run: error: CUDA: the kernel (cuCtxSynchronize) failed: CUDA_ERROR_ILLEGAL_ADDRESS (an illegal memory access was encountered)
 // FAULT-NEXT: fake-cuda: at exit: 0 buffers, 0 modules, 0 contexts retained, 0 pushed
+// The kernel is timed with two events; a driver that cannot make them
+// fails the run before the launch.
+// RUN: env COOPVEC_LIBCUDA=%fake_libcuda FAKE_CUDA_FAIL=cuEventCreate not coopvec-run %s --entry=grad --random --target=cuda 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EVENT
+// EVENT-NOT:  fake-cuda: launch
+// EVENT:      coopvec-run: error: CUDA: cuEventCreate failed: CUDA_ERROR_OUT_OF_MEMORY (out of memory)
+// EVENT-NEXT: fake-cuda: at exit: 0 buffers, 0 modules, 0 contexts retained, 0 pushed
 
 // Every scalar kind (f32, f16, f64, i64, index: an offset, 240 from its
 // file) before a vec and a memref; an f16 matvec on tensor cores.
