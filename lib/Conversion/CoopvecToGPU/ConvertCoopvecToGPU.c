@@ -39,10 +39,15 @@ typedef struct ConvertOptions {
   int64_t blockSize;
   int64_t subgroupSize;
   int64_t workgroupMemory;
+  int64_t registerElements;
   bool builtinLaneId;
 } ConvertOptions;
 
-enum { MAX_BLOCK_SIZE = 1024, MAX_WORKGROUP_MEMORY = 1 << 20 };
+enum {
+  MAX_BLOCK_SIZE = 1024,
+  MAX_WORKGROUP_MEMORY = 1 << 20,
+  MAX_REGISTER_ELEMENTS = 1024
+};
 
 static const CoopvecThreadMapping gpuMapping;
 
@@ -76,6 +81,7 @@ static void resolveOptions(const ConvertOptions *options, GPUConfig *config,
   config->blockSize = options->blockSize;
   config->subgroupSize = options->subgroupSize;
   config->workgroupMemory = options->workgroupMemory;
+  config->registerElements = options->registerElements;
   config->builtinLaneId = options->builtinLaneId;
   if (!parseMatvecMode(options->matvec, &config->matvec))
     coopvecBufferAppendf(message,
@@ -103,6 +109,11 @@ static void resolveOptions(const ConvertOptions *options, GPUConfig *config,
                          "0 to %d bytes",
                          (long long)options->workgroupMemory,
                          MAX_WORKGROUP_MEMORY);
+  else if (options->registerElements < 1 ||
+           options->registerElements > MAX_REGISTER_ELEMENTS)
+    coopvecBufferAppendf(
+        message, "register-elements=%lld is out of range; use 1 to %d",
+        (long long)options->registerElements, MAX_REGISTER_ELEMENTS);
 }
 
 //===----------------------------------------------------------------------===//
@@ -321,7 +332,10 @@ static bool lowerFunction(MlirOperation gpuModule, MlirOperation func,
   memset(&l, 0, sizeof(l));
   l.config = config;
   l.plan = plan;
-  coopvecPerThreadInit(&l.p, ctx, &gpuMapping, &l, mlirF32TypeGet(ctx));
+  // The option decides which vecs stay in SSA form (registers).
+  CoopvecThreadMapping mapping = gpuMapping;
+  mapping.ssaMaxElements = config->registerElements;
+  coopvecPerThreadInit(&l.p, ctx, &mapping, &l, mlirF32TypeGet(ctx));
   MlirOperation kernel = createKernel(gpuModule, func, config, plan);
   l.entryBlock = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   l.n = mlirBlockGetArgument(l.entryBlock, 0);
@@ -386,7 +400,6 @@ static const CoopvecThreadMapping gpuMapping = {
     .allocTile = gpuAllocTile,
     .loadRow = gpuLoadRow,
     .storeRow = gpuStoreRow,
-    .ssaMaxElements = GPU_SSA_MAX_ELEMENTS,
     .lowerStore = gpuLowerStore,
     .lowerMatvec = gpuLowerMatvec,
     .lowerOuterProduct = gpuLowerOuterProduct,
@@ -412,6 +425,11 @@ static const CoopvecPassOption convertOptions[] = {
      offsetof(ConvertOptions, workgroupMemory), "49152",
      "bytes of workgroup memory the tensor-core staging of a kernel may use "
      "(48 KiB: the static shared memory of every NVIDIA GPU)"},
+    {"register-elements", CoopvecOptionInt,
+     offsetof(ConvertOptions, registerElements), "32",
+     "vecs of at most this many elements are kept in SSA values (registers) "
+     "and their ops unrolled; wider ones live in per-thread arrays (local "
+     "memory on NVIDIA) with element loops"},
     {"builtin-lane-id", CoopvecOptionBool,
      offsetof(ConvertOptions, builtinLaneId), "false",
      "the training ops elect lane 0 of each subgroup by gpu.lane_id (the "

@@ -36,10 +36,11 @@ typedef enum GPUSchedule {
 typedef struct GPUConfig {
   GPUMatvecMode matvec;
   bool allowTF32;
-  int64_t blockSize;       // threads per workgroup
-  int64_t subgroupSize;    // threads per subgroup (an NVIDIA warp: 32)
-  int64_t workgroupMemory; // bytes the tensor-core staging may use
-  bool builtinLaneId;      // leader: gpu.lane_id == 0 (any subgroup size)
+  int64_t blockSize;        // threads per workgroup
+  int64_t subgroupSize;     // threads per subgroup (an NVIDIA warp: 32)
+  int64_t workgroupMemory;  // bytes the tensor-core staging may use
+  int64_t registerElements; // vecs up to this size stay in SSA values
+  bool builtinLaneId;       // leader: gpu.lane_id == 0 (any subgroup size)
 } GPUConfig;
 
 /// The workgroup buffers the tensor-core matvecs of a kernel share, in
@@ -133,9 +134,6 @@ MlirValue gpuMulIndex(GPULowering *l, CoopvecBuilder *b, MlirValue x,
                       int64_t c);
 MlirValue gpuAddIndex(GPULowering *l, CoopvecBuilder *b, MlirValue x,
                       int64_t c);
-
-/// Vecs of more elements live in per-thread tiles (element loops).
-enum { GPU_SSA_MAX_ELEMENTS = 32 };
 
 /// Workgroup buffers are aligned for tensor-core loads (wmma needs 32
 /// bytes; a misaligned buffer is not caught by ptxas, it fails on the GPU).

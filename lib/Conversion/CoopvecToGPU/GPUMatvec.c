@@ -21,6 +21,8 @@
 //
 // Padding contributes (+0.0) * (-0.0) = -0.0, the additive identity, so
 // padded sums equal unpadded ones; padded output columns are dropped.
+// Tensor cores give +0.0 for a sum of -0.0 products, so a zero result
+// takes its sign from the zero products alone (fixZeroSigns).
 // Rows of threads past the end of the batch are computed and not used.
 // The weights are staged through workgroup memory because a wmma load
 // from global memory needs 32-byte aligned rows, which a `matrix_view` at
@@ -207,20 +209,83 @@ static void multiplyRowTile(GPULowering *l, const Matvec *m, int64_t first) {
                        mulIndex(l, b, rowStart, GPU_MMA_TILE), GPU_MMA_TILE);
 }
 
+/// The sum of the zero products W(16 tile + j, k) x_k alone, from -0.0,
+/// for j < count, read from the staged input row and weight slice: -0.0
+/// exactly when every product is -0.0. The loop runs only for a thread
+/// with a zero among `values` (its trip count is 0 otherwise).
+static void sumZeroProducts(GPULowering *l, const Matvec *m,
+                            const MlirValue *values, int64_t count,
+                            MlirValue *sums) {
+  CoopvecBuilder *b = &l->p.body;
+  MlirValue zero = coopvecPerThreadConstant(&l->p, 0.0);
+  MlirValue anyZero = zero;
+  for (int64_t j = 0; j < count; ++j) {
+    MlirValue isZero = coopvecBuildCmpF(b, COOPVEC_CMPF_OEQ, values[j], zero);
+    anyZero =
+        j ? coopvecBuildBinaryOp(b, "arith.ori", anyZero, isZero) : isZero;
+    sums[j] = coopvecPerThreadConstant(&l->p, -0.0);
+  }
+  MlirValue trips = coopvecBuildSelect(
+      b, anyZero, indexConstant(l, m->numInputs), indexConstant(l, 0));
+  CoopvecLoop loop = coopvecBuildFor(b, indexConstant(l, 0), trips,
+                                     indexConstant(l, 1), count, sums);
+  CoopvecBuilder *in = &loop.body;
+  MlirValue rowStart = mulIndex(l, in, l->threadInBlock, m->paddedInputs);
+  MlirValue x = coopvecWidenToF32(
+      in, coopvecBuildMemrefLoad(in, m->inputBuffer,
+                                 addIndex(in, rowStart, loop.inductionVar)));
+  MlirValue sliceRow = mulIndex(l, in, loop.inductionVar, GPU_MMA_TILE);
+  MlirValue next[GPU_MMA_TILE];
+  for (int64_t j = 0; j < count; ++j) {
+    MlirValue w = coopvecBuildMemrefLoad(in, m->weightBuffer,
+                                         gpuAddIndex(l, in, sliceRow, j));
+    MlirValue product =
+        coopvecBuildBinaryOp(in, "arith.mulf", coopvecWidenToF32(in, w), x);
+    MlirValue isZero = coopvecBuildCmpF(in, COOPVEC_CMPF_OEQ, product, zero);
+    next[j] =
+        coopvecBuildBinaryOp(in, "arith.addf", coopvecLoopIterArg(&loop, j),
+                             coopvecBuildSelect(in, isZero, product, zero));
+  }
+  coopvecFinishFor(&loop, count, next);
+  for (int64_t j = 0; j < count; ++j)
+    sums[j] = mlirOperationGetResult(loop.op, j);
+}
+
+/// Tensor cores do not keep IEEE signed zeros: a sum of -0.0 products
+/// comes out +0.0 (an H200, sm_90), where the dialect's sum from -0.0 is
+/// -0.0. An exact-zero IEEE sum is -0.0 only when every product is -0.0,
+/// so a zero result takes the sign of the sum of the zero products alone.
+static void fixZeroSigns(GPULowering *l, const Matvec *m, MlirValue *values,
+                         int64_t count) {
+  CoopvecBuilder *b = &l->p.body;
+  MlirValue sums[GPU_MMA_TILE];
+  sumZeroProducts(l, m, values, count, sums);
+  MlirValue zero = coopvecPerThreadConstant(&l->p, 0.0);
+  for (int64_t j = 0; j < count; ++j)
+    values[j] = coopvecBuildSelect(
+        b, coopvecBuildCmpF(b, COOPVEC_CMPF_OEQ, values[j], zero), sums[j],
+        values[j]);
+}
+
 /// Every thread reads its row of output tile `tile` from Y.
 static void readOutputTile(GPULowering *l, Matvec *m, int64_t tile) {
   CoopvecBuilder *b = &l->p.body;
   MlirValue rowStart = mulIndex(l, b, l->threadInBlock, GPU_MMA_TILE);
-  for (int64_t j = 0; j < GPU_MMA_TILE; ++j) {
-    int64_t o = tile * GPU_MMA_TILE + j;
-    if (o >= m->numOutputs)
-      break;
-    MlirValue value = coopvecBuildMemrefLoad(
+  int64_t first = tile * GPU_MMA_TILE;
+  int64_t count = m->numOutputs - first < GPU_MMA_TILE ? m->numOutputs - first
+                                                       : GPU_MMA_TILE;
+  MlirValue values[GPU_MMA_TILE];
+  for (int64_t j = 0; j < count; ++j)
+    values[j] = coopvecBuildMemrefLoad(
         b, l->output, addIndex(b, rowStart, indexConstant(l, j)));
+  fixZeroSigns(l, m, values, count);
+  for (int64_t j = 0; j < count; ++j) {
+    MlirValue value = values[j];
     if (!mlirValueIsNull(m->bias))
-      value = coopvecBuildBinaryOp(b, "arith.addf", value,
-                                   coopvecOperandElement(&l->p, m->bias, o));
-    setOutput(l, m, o, value);
+      value = coopvecBuildBinaryOp(
+          b, "arith.addf", value,
+          coopvecOperandElement(&l->p, m->bias, first + j));
+    setOutput(l, m, first + j, value);
   }
 }
 

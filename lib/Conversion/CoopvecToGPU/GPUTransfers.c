@@ -97,11 +97,14 @@ void gpuLoadVecArgument(GPULowering *l, MlirValue arg, MlirValue buffer) {
   intptr_t size = coopvecVecSizeOf(arg);
   MlirValue rowStart = gpuMulIndex(l, &p->body, l->row, size);
   if (!coopvecWantsTile(p, size)) {
-    MlirValue values[GPU_SSA_MAX_ELEMENTS];
-    for (intptr_t i = 0; i < size && i < GPU_SSA_MAX_ELEMENTS; ++i)
+    MlirValue *values = calloc((size_t)size + 1, sizeof(MlirValue));
+    if (!values)
+      abort();
+    for (intptr_t i = 0; i < size; ++i)
       values[i] = loadArgumentElement(l, &p->body, buffer, rowStart,
                                       indexConstant(l, i));
     coopvecMapElements(p, arg, size, values);
+    free(values);
     return;
   }
   MlirValue tile = gpuAllocTile(p, size);

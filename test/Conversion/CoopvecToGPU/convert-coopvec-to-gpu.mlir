@@ -3,6 +3,7 @@
 // (two 32-thread subgroups) keep the staging buffers small here.
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64" %s | FileCheck %s
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-gpu{block-size=64})' %s | FileCheck %s
+// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 register-elements=40" %s | FileCheck %s --check-prefix=REGS
 
 // The schedules: matvec=mma puts every matvec on tensor cores (f32 as tf32
 // with allow-tf32), matvec=simt none; auto (the default) picks tensor cores
@@ -124,7 +125,9 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // padding); the workgroup copies the weight slice B[k, j] = W(j, k) with
 // -0.0 outside W (read at a clamped index); each subgroup multiplies its
 // two 16-row tiles from -0.0 and stores them; every thread reads its 7
-// results and adds the bias.
+// results, gives a zero result the sign of its zero products alone (tensor
+// cores return +0.0 for a sum of -0.0 products; the loop runs only for a
+// thread with a zero result) and adds the bias.
 // CHECK-LABEL: gpu.func @mma_f16_kernel(
 // CHECK-SAME:      %[[N:[^:]*]]: index, %[[X:[^:]*]]: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>, %[[OFF:[^:]*]]: index, %[[OUT:[^:]*]]: memref<?xf16>) kernel
 // CHECK-SAME:      coopvec.workgroup_memory = 6656 : i64
@@ -187,7 +190,26 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK-NEXT:    %[[MYY:.*]] = arith.muli %[[TID]], %[[C16]] : index
 // CHECK-NEXT:    %[[Y0AT:.*]] = arith.addi %[[MYY]], %{{.*}} : index
 // CHECK-NEXT:    %[[Y0:.*]] = memref.load %[[YS]][%[[Y0AT]]] : memref<1024xf32, 3>
-// CHECK-NEXT:    %[[R0:.*]] = arith.addf %[[Y0]], %{{.*}} : f32
+// CHECK-COUNT-6: memref.load %[[YS]]
+// CHECK-NEXT:    %[[Z0:.*]] = arith.cmpf oeq, %[[Y0]], %[[ZERO:.*]] : f32
+// CHECK:         %[[TRIPS:.*]] = arith.select %{{.*}}, %[[C3]], %{{.*}} : index
+// CHECK-NEXT:    %[[SUMS:.*]]:7 = scf.for %[[KZ:.*]] = %{{.*}} to %[[TRIPS]] step %{{.*}} iter_args(%[[S0:[^ ]*]] = %[[NEGZERO]], {{.*}}) -> (f32, f32, f32, f32, f32, f32, f32) {
+// CHECK-NEXT:      %[[XROW:.*]] = arith.muli %[[TID]], %[[C16]] : index
+// CHECK-NEXT:      %[[XAT:.*]] = arith.addi %[[XROW]], %[[KZ]] : index
+// CHECK-NEXT:      %[[XK:.*]] = memref.load %[[XS]][%[[XAT]]] : memref<1024xf16, 3>
+// CHECK-NEXT:      %[[XK32:.*]] = arith.extf %[[XK]] : f16 to f32
+// CHECK-NEXT:      %[[BROW:.*]] = arith.muli %[[KZ]], %[[C16]] : index
+// CHECK-NEXT:      %[[WK:.*]] = memref.load %[[WS]][%[[BROW]]] : memref<256xf16, 3>
+// CHECK-NEXT:      %[[WK32:.*]] = arith.extf %[[WK]] : f16 to f32
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[WK32]], %[[XK32]] : f32
+// CHECK-NEXT:      %[[PZ:.*]] = arith.cmpf oeq, %[[P]], %[[ZERO]] : f32
+// CHECK-NEXT:      %[[KEEP:.*]] = arith.select %[[PZ]], %[[P]], %[[ZERO]] : f32
+// CHECK-NEXT:      %[[S0NEXT:.*]] = arith.addf %[[S0]], %[[KEEP]] : f32
+// CHECK:           scf.yield %[[S0NEXT]], {{.*}} : f32, f32, f32, f32, f32, f32, f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[ZA:.*]] = arith.cmpf oeq, %[[Y0]], %[[ZERO]] : f32
+// CHECK-NEXT:    %[[F0:.*]] = arith.select %[[ZA]], %[[SUMS]]#0, %[[Y0]] : f32
+// CHECK:         %[[R0:.*]] = arith.addf %[[F0]], %{{.*}} : f32
 // CHECK-COUNT-6: arith.addf
 // CHECK-NEXT:    scf.if
 // CHECK:           %[[H0:.*]] = arith.truncf %[[R0]] : f32 to f16
@@ -256,7 +278,8 @@ func.func @mma_f16(%x: !coopvec.vec<3, f16>, %w: memref<?xf16>, %off: index) -> 
 // CHECK:           gpu.subgroup_mma_load_matrix %[[XS]][%{{.*}}] {leadDimension = 32 : index}
 // CHECK:         gpu.barrier
 // CHECK-COUNT-16: memref.load
-// CHECK-NEXT:    gpu.barrier
+// CHECK:         scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
+// CHECK:         gpu.barrier
 // CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[C512]] step %{{.*}} {
 // CHECK-NEXT:      %[[J:.*]] = arith.remui %[[I]], %[[C16]] : index
 // CHECK-NEXT:      %[[K:.*]] = arith.divui %[[I]], %[[C16]] : index
@@ -266,7 +289,8 @@ func.func @mma_f16(%x: !coopvec.vec<3, f16>, %w: memref<?xf16>, %off: index) -> 
 // CHECK-COUNT-2: gpu.subgroup_mma_store_matrix
 // CHECK-NEXT:    gpu.barrier
 // CHECK-COUNT-4: memref.load
-// CHECK-NEXT:    scf.if
+// CHECK:         scf.for {{.*}} -> (f32, f32, f32, f32) {
+// CHECK:         scf.if
 func.func @mma_tiles(%x: !coopvec.vec<24, f16>, %w: memref<?xf16>) -> !coopvec.vec<20, f16> {
   %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf16>) -> !coopvec.matrix<24, 20, f16, "row_major">
   %y = "coopvec.matvec"(%A, %x) {transpose} : (!coopvec.matrix<24, 20, f16, "row_major">, !coopvec.vec<24, f16>) -> !coopvec.vec<20, f16>
@@ -599,4 +623,31 @@ func.func @first(%x: !coopvec.vec<16, f16>, %w: memref<?xf16>) -> !coopvec.vec<1
 func.func @second(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
   %y = "coopvec.neg"(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
   return %y : !coopvec.vec<2, f32>
+}
+
+// -----
+
+// A vec wider than register-elements (default 32) lives in a per-thread
+// array with element loops; with register-elements=40 its 40 elements are
+// SSA values and the max is unrolled.
+// CHECK-LABEL: gpu.func @wide_max_kernel(
+// CHECK-DAG:     %[[IN:.*]] = memref.alloca() {alignment = 16 : i64} : memref<40xf32>
+// CHECK-DAG:     %[[OUT:.*]] = memref.alloca() {alignment = 16 : i64} : memref<40xf32>
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %[[C40:.*]] step %{{.*}} {
+// CHECK:           memref.store %{{.*}}, %[[IN]][%[[I]]] : memref<40xf32>
+// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %[[C40]] step %{{.*}} {
+// CHECK-NEXT:      %[[E:.*]] = memref.load %[[IN]][%[[J]]] : memref<40xf32>
+// CHECK:           memref.store %{{.*}}, %[[OUT]][%[[J]]] : memref<40xf32>
+// CHECK:         gpu.return
+// REGS-LABEL: gpu.func @wide_max_kernel(
+// REGS-NOT:     memref.alloca
+// REGS-NOT:     scf.for
+// REGS-COUNT-40: memref.load %{{.*}} : memref<?xf32>
+// REGS-NOT:     scf.for
+// REGS-COUNT-40: memref.store %{{.*}} : memref<?xf32>
+// REGS-NOT:     memref.alloca
+// REGS:         gpu.return
+func.func @wide_max(%x: !coopvec.vec<40, f32>, %s: f32) -> !coopvec.vec<40, f32> {
+  %y = "coopvec.max"(%x, %s) : (!coopvec.vec<40, f32>, f32) -> !coopvec.vec<40, f32>
+  return %y : !coopvec.vec<40, f32>
 }
