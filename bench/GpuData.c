@@ -149,12 +149,23 @@ static void checkSample(const GpuProblem *problem, const uint16_t *y,
 }
 
 /// The first 4096 samples and the last 37 (a partial warp and block when
-/// the batch is not a multiple of 32).
+/// the batch is not a multiple of 32): [0, head) and [tail, batch).
+static void checkedRange(int64_t batch, int64_t *head, int64_t *tail) {
+  *head = batch < 4096 ? batch : 4096;
+  *tail = batch - 37 > *head ? batch - 37 : *head;
+}
+
+int64_t gpuCheckedSamples(int64_t batch) {
+  int64_t head, tail;
+  checkedRange(batch, &head, &tail);
+  return head + batch - tail;
+}
+
 void gpuCheckOutputs(const GpuProblem *problem, const uint16_t *y,
                      GpuCheck *check) {
   memset(check, 0, sizeof(*check));
-  int64_t head = problem->batch < 4096 ? problem->batch : 4096;
-  int64_t tail = problem->batch - 37 > head ? problem->batch - 37 : head;
+  int64_t head, tail;
+  checkedRange(problem->batch, &head, &tail);
   for (int64_t sample = 0; sample < head; ++sample)
     checkSample(problem, y, sample, check);
   for (int64_t sample = tail; sample < problem->batch; ++sample)

@@ -124,6 +124,8 @@ typedef struct GpuCheck {
 /// Checks the first 4096 and the last 37 samples of `y` (batch x 16).
 void gpuCheckOutputs(const GpuProblem *problem, const uint16_t *y,
                      GpuCheck *check);
+/// How many samples gpuCheckOutputs checks.
+int64_t gpuCheckedSamples(int64_t batch);
 
 /// bench/mlp-gpu.mlir, embedded at build time (bench/CMakeLists.txt), so
 /// that the binary runs wherever it is copied.

@@ -411,7 +411,7 @@ static void printResult(const Bench *bench, const Result *result) {
   printf("\nwidth=%d batch=%lld: %.2f GFLOP per pass; each output checked "
          "on %lld samples (tolerance %g * max(1, |ref|))\n",
          result->width, (long long)result->batch, result->flops * 1e-9,
-         (long long)result->rows[0].check.samples, GPU_MLP_TOLERANCE);
+         (long long)gpuCheckedSamples(result->batch), GPU_MLP_TOLERANCE);
   printf("  %-13s %10s %9s %7s  %-7s %-26s %9s %9s  %s\n", "variant",
          "median ms", "TFLOP/s", "% peak", "timed", "compile ms (lower + JIT)",
          "max error", "err/tol", "check");
