@@ -200,8 +200,10 @@ typedef struct LtRun {
   CUdeviceptr x, hidden[2], y; // features x batch, column-major
 } LtRun;
 
+/// A device address as cuBLASLt takes it (the driver's CUdeviceptr is an
+/// integer).
 static void *devicePointer(CUdeviceptr pointer) {
-  return (void *)(uintptr_t)pointer;
+  return (void *)(uintptr_t)pointer; // NOLINT(performance-no-int-to-ptr)
 }
 
 /// Layer `i` reads the inputs or a hidden buffer and writes the other

@@ -145,7 +145,7 @@ static bool parseWidths(const char *text, Options *options) {
 
 /// One `--name=value`; false if it is none of ours or its value is bad.
 static bool parseOption(const char *arg, Options *options) {
-  int64_t value;
+  int64_t value = 0;
   int count;
   char *end;
   if (strncmp(arg, "--batch=", 8) == 0)
@@ -448,7 +448,7 @@ static void printSummary(const Bench *bench, const Result *result) {
 //===----------------------------------------------------------------------===//
 
 static int64_t largestBatch(const Options *options) {
-  int64_t largest = 0;
+  int64_t largest = 1; // batches are at least 1
   for (int i = 0; i < options->numBatches; ++i)
     largest = options->batches[i] > largest ? options->batches[i] : largest;
   return largest;
