@@ -108,10 +108,10 @@ void gpuCoopvecCompileTimes(const GpuCoopvec *coopvec, double *lowering,
   coopvecEngineGetCompileTimes(coopvec->engine, lowering, jit);
 }
 
-/// One run: the kernel's seconds (`*kernel` true) or, where the engine did
-/// not measure them, the run's wall-clock seconds.
+/// One run: its wall-clock seconds and the kernel's (< 0 where the engine
+/// did not measure them).
 static bool timedRun(GpuCoopvec *coopvec, const GpuProblem *problem,
-                     uint16_t *y, double *seconds, bool *kernel) {
+                     uint16_t *y, double *wall, double *kernel) {
   CoopvecArray args[2] = {
       {(void *)problem->x, CoopvecDTypeF16, problem->batch * GPU_MLP_INPUTS},
       {(void *)problem->w, CoopvecDTypeF16, problem->mlp->numWeights}};
@@ -119,41 +119,31 @@ static bool timedRun(GpuCoopvec *coopvec, const GpuProblem *problem,
   double start = gpuNowSeconds();
   CoopvecStatus status = coopvecFunctionRun(coopvec->function, problem->batch,
                                             args, 2, &result, 1, 0);
-  double wall = gpuNowSeconds() - start;
+  *wall = gpuNowSeconds() - start;
   if (status)
     return engineFailed(coopvec->engine, status, "coopvecFunctionRun");
-  double device = coopvecEngineGetDeviceSeconds(coopvec->engine);
-  *kernel = device >= 0;
-  *seconds = *kernel ? device : wall;
+  *kernel = coopvecEngineGetDeviceSeconds(coopvec->engine);
   return true;
 }
 
 bool gpuCoopvecRun(GpuCoopvec *coopvec, const GpuProblem *problem, int reps,
                    uint16_t *y, GpuTiming *timing) {
-  double seconds[GPU_MLP_MAX_REPS];
-  bool kernel = true, measured;
-  if (!timedRun(coopvec, problem, y, &seconds[0], &measured)) // warm-up
+  double wall[GPU_MLP_MAX_REPS], kernel[GPU_MLP_MAX_REPS];
+  if (!timedRun(coopvec, problem, y, &wall[0], &kernel[0])) // warm-up
     return false;
+  bool measured = true;
   for (int rep = 0; rep < reps; ++rep) {
-    if (!timedRun(coopvec, problem, y, &seconds[rep], &measured))
+    if (!timedRun(coopvec, problem, y, &wall[rep], &kernel[rep]))
       return false;
-    kernel = kernel && measured;
+    measured = measured && kernel[rep] >= 0;
   }
-  if (!kernel) {
-    // Some runs were timed by the wall clock: time them all so.
+  if (!measured)
     fprintf(stderr,
             "mlp-gpu: coopvecEngineGetDeviceSeconds < 0 (the engine did not "
             "time the kernel): reporting the wall time of whole runs, "
             "copies included\n");
-    for (int rep = 0; rep < reps; ++rep) {
-      double start = gpuNowSeconds();
-      if (!timedRun(coopvec, problem, y, &seconds[rep], &measured))
-        return false;
-      seconds[rep] = gpuNowSeconds() - start;
-    }
-  }
-  timing->medianMs = 1e3 * gpuMedian(seconds, reps);
-  timing->timed = kernel ? "kernel" : "wall";
+  timing->medianMs = 1e3 * gpuMedian(measured ? kernel : wall, reps);
+  timing->timed = measured ? "kernel" : "wall";
   return true;
 }
 
