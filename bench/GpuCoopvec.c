@@ -14,7 +14,6 @@
 #include "coopvec-c/ExecutionEngine.h"
 
 #include <mlir-c/BuiltinAttributes.h>
-#include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/IR.h>
 
 #include <stdio.h>
