@@ -1,0 +1,174 @@
+//===- GpuData.c - Inputs, weights and the reference of bench/mlp-gpu -----===//
+//
+// The data is drawn from a fixed seed, so every run and every variant sees
+// the same numbers. The reference is plain C in double precision with its
+// own f16 conversions, independent of coopvec's code.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MlpGpu.h"
+
+#include <math.h>
+#include <string.h>
+
+//===----------------------------------------------------------------------===//
+// f16
+//===----------------------------------------------------------------------===//
+
+double gpuHalfToDouble(uint16_t half) {
+  int sign = half >> 15, exponent = (half >> 10) & 0x1f,
+      mantissa = half & 0x3ff;
+  double magnitude;
+  if (exponent == 0x1f)
+    magnitude = mantissa ? NAN : INFINITY;
+  else if (exponent == 0) // subnormal: mantissa * 2^-24
+    magnitude = ldexp(mantissa, -24);
+  else
+    magnitude = ldexp(1024 + mantissa, exponent - 25);
+  return sign ? -magnitude : magnitude;
+}
+
+/// Round to nearest even, with overflow to infinity and gradual underflow.
+uint16_t gpuDoubleToHalf(double value) {
+  uint16_t sign = signbit(value) ? 0x8000 : 0;
+  double magnitude = fabs(value);
+  if (isnan(value))
+    return 0x7e00;
+  if (magnitude >= 65520.0) // halfway between 65504 and 2^16 rounds up
+    return sign | 0x7c00;
+  int exponent;
+  frexp(magnitude, &exponent); // magnitude = f * 2^exponent, f in [0.5, 1)
+  // The unit in the last place: 2^(exponent - 11), at least 2^-24.
+  int ulp = exponent - 11 < -24 ? -24 : exponent - 11;
+  double units = nearbyint(ldexp(magnitude, -ulp)); // ties to even
+  double rounded = ldexp(units, ulp);
+  if (rounded == 0)
+    return sign;
+  int e;
+  frexp(rounded, &e);
+  if (e - 1 < -14) // subnormal: the units are the mantissa
+    return sign | (uint16_t)units;
+  uint16_t mantissa = (uint16_t)(ldexp(rounded, 11 - e) - 1024);
+  return sign | (uint16_t)((e - 1 + 15) << 10) | mantissa;
+}
+
+//===----------------------------------------------------------------------===//
+// Data
+//===----------------------------------------------------------------------===//
+
+/// splitmix64: a fixed, portable sequence.
+static uint64_t nextRandom(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/// Uniform in [-bound, bound], rounded to f16.
+static uint16_t uniformHalf(uint64_t *state, double bound) {
+  double unit = (double)(nextRandom(state) >> 11) * 0x1p-53; // [0, 1)
+  return gpuDoubleToHalf((2 * unit - 1) * bound);
+}
+
+void gpuFillInputs(uint16_t *x, int64_t count, uint64_t seed) {
+  uint64_t state = seed;
+  for (int64_t i = 0; i < count; ++i)
+    x[i] = uniformHalf(&state, 1.0);
+}
+
+/// Weights uniform in +-1/sqrt(in) (activations keep their scale through
+/// the layers), biases in +-0.1.
+void gpuFillWeights(const GpuMlp *mlp, uint16_t *w, uint64_t seed) {
+  uint64_t state = seed;
+  for (int i = 0; i < GPU_MLP_LAYERS; ++i) {
+    const GpuLayer *layer = &mlp->layers[i];
+    double bound = 1.0 / sqrt((double)layer->inputs);
+    for (int64_t j = 0; j < (int64_t)layer->inputs * layer->outputs; ++j)
+      w[layer->weightOffset + j] = uniformHalf(&state, bound);
+    for (int j = 0; j < layer->outputs; ++j)
+      w[layer->biasOffset + j] = uniformHalf(&state, 0.1);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// The reference
+//===----------------------------------------------------------------------===//
+
+/// The outputs of one sample. Each layer's outputs are rounded to f16, as
+/// cuBLASLt stores them and as an f16 matvec result is (docs/dialect.md:
+/// f16 products accumulate in f32 and round once at the end); a target
+/// that keeps f32 between layers differs by that rounding, well within
+/// the tolerance.
+void gpuReference(const GpuMlp *mlp, const uint16_t *w, const uint16_t *x,
+                  double *y) {
+  double in[GPU_MLP_MAX_WIDTH], out[GPU_MLP_MAX_WIDTH];
+  for (int j = 0; j < GPU_MLP_INPUTS; ++j)
+    in[j] = gpuHalfToDouble(x[j]);
+  for (int i = 0; i < GPU_MLP_LAYERS; ++i) {
+    const GpuLayer *layer = &mlp->layers[i];
+    for (int o = 0; o < layer->outputs; ++o) {
+      const uint16_t *row =
+          w + layer->weightOffset + (int64_t)o * layer->inputs;
+      double sum = gpuHalfToDouble(w[layer->biasOffset + o]);
+      for (int j = 0; j < layer->inputs; ++j)
+        sum += gpuHalfToDouble(row[j]) * in[j];
+      if (i + 1 < GPU_MLP_LAYERS && !(sum > 0)) // ReLU
+        sum = 0;
+      out[o] = gpuHalfToDouble(gpuDoubleToHalf(sum));
+    }
+    memcpy(in, out, sizeof(double) * (size_t)layer->outputs);
+  }
+  memcpy(y, in, sizeof(double) * GPU_MLP_OUTPUTS);
+}
+
+/// Checks one sample's outputs; updates the worst error.
+static void checkSample(const GpuProblem *problem, const uint16_t *y,
+                        int64_t sample, GpuCheck *check) {
+  double reference[GPU_MLP_OUTPUTS];
+  gpuReference(problem->mlp, problem->w, problem->x + sample * GPU_MLP_INPUTS,
+               reference);
+  for (int o = 0; o < GPU_MLP_OUTPUTS; ++o) {
+    double got = gpuHalfToDouble(y[sample * GPU_MLP_OUTPUTS + o]);
+    double error = fabs(got - reference[o]);
+    double allowed = GPU_MLP_TOLERANCE * fmax(1.0, fabs(reference[o]));
+    // A NaN or an infinity is an error no tolerance covers.
+    double ratio = isfinite(error) ? error / allowed : INFINITY;
+    if (isfinite(error))
+      check->maxError = fmax(check->maxError, error);
+    else
+      ++check->nonFinite;
+    if (ratio > check->worstRatio) {
+      check->worstRatio = ratio;
+      check->worstSample = sample;
+      check->worstOutput = o;
+      check->worstGot = got;
+      check->worstReference = reference[o];
+    }
+  }
+  ++check->samples;
+}
+
+/// The first 4096 samples and the last 37 (a partial warp and block when
+/// the batch is not a multiple of 32): [0, head) and [tail, batch).
+static void checkedRange(int64_t batch, int64_t *head, int64_t *tail) {
+  *head = batch < 4096 ? batch : 4096;
+  *tail = batch - 37 > *head ? batch - 37 : *head;
+}
+
+int64_t gpuCheckedSamples(int64_t batch) {
+  int64_t head, tail;
+  checkedRange(batch, &head, &tail);
+  return head + batch - tail;
+}
+
+void gpuCheckOutputs(const GpuProblem *problem, const uint16_t *y,
+                     GpuCheck *check) {
+  memset(check, 0, sizeof(*check));
+  int64_t head, tail;
+  checkedRange(problem->batch, &head, &tail);
+  for (int64_t sample = 0; sample < head; ++sample)
+    checkSample(problem, y, sample, check);
+  for (int64_t sample = tail; sample < problem->batch; ++sample)
+    checkSample(problem, y, sample, check);
+  check->passed = check->worstRatio <= 1.0;
+}

@@ -1,0 +1,559 @@
+//===- mlp-gpu.c - The fused f16 MLP on a CUDA GPU: coopvec vs cuBLASLt ---===//
+//
+//   mlp-gpu [--batch=N[,N...]] [--width=64,128] [--reps=R]
+//           [--peak-tflops=X] [--device=N]
+//
+// Per width W and batch: coopvec-mma (the engine's default CUDA pipeline:
+// tensor-core matvecs for f16), coopvec-simt (matvec=simt) and cublaslt
+// (GpuCublasLt.c), on the same inputs; each output is checked against a
+// double-precision reference on the host. Prints a table per (W, batch)
+// and then one `summary:` line each (docs/performance.md). Exits 1 without
+// a GPU (with the driver's reason) or when a variant fails or is wrong.
+//
+//===----------------------------------------------------------------------===//
+
+// clock_gettime(CLOCK_MONOTONIC) is POSIX, not C11.
+#define _POSIX_C_SOURCE 200809L
+
+#include "MlpGpu.h"
+
+#include "Target/NVPTXTarget.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { kMaxBatches = 8, kMaxWidths = 2, kVariants = 3 };
+
+typedef struct Options {
+  int64_t batches[kMaxBatches];
+  int numBatches;
+  int widths[kMaxWidths];
+  int numWidths;
+  int reps;
+  double peakTflops; // 0: from the device's name
+  int device;
+} Options;
+
+//===----------------------------------------------------------------------===//
+// Helpers shared with the variants
+//===----------------------------------------------------------------------===//
+
+double gpuNowSeconds(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
+}
+
+static int compareDoubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+double gpuMedian(double *values, int count) {
+  qsort(values, (size_t)count, sizeof(double), compareDoubles);
+  return count % 2 ? values[count / 2]
+                   : 0.5 * (values[count / 2 - 1] + values[count / 2]);
+}
+
+bool gpuCheck(const GpuDevice *device, CUresult result, const char *call) {
+  if (result == CUDA_SUCCESS)
+    return true;
+  CoopvecBuffer text = {0};
+  coopvecCUDACheck(&device->driver, result, call, &text);
+  fprintf(stderr, "mlp-gpu: %s\n", coopvecBufferStr(&text));
+  coopvecBufferFree(&text);
+  return false;
+}
+
+// The layout of bench/mlp-gpu.mlir: per layer W (out x in), then b (out).
+void gpuMlpInit(GpuMlp *mlp, int width) {
+  const int inputs[GPU_MLP_LAYERS] = {GPU_MLP_INPUTS, width, width, width,
+                                      width};
+  const int outputs[GPU_MLP_LAYERS] = {width, width, width, width,
+                                       GPU_MLP_OUTPUTS};
+  memset(mlp, 0, sizeof(*mlp));
+  mlp->width = width;
+  snprintf(mlp->function, sizeof(mlp->function), "mlp_relu%d", width);
+  int64_t offset = 0;
+  for (int i = 0; i < GPU_MLP_LAYERS; ++i) {
+    GpuLayer *layer = &mlp->layers[i];
+    layer->inputs = inputs[i];
+    layer->outputs = outputs[i];
+    layer->weightOffset = offset;
+    layer->biasOffset = offset + (int64_t)inputs[i] * outputs[i];
+    offset = layer->biasOffset + outputs[i];
+  }
+  mlp->numWeights = offset;
+}
+
+double gpuMlpFlopsPerSample(const GpuMlp *mlp) {
+  double flops = 0;
+  for (int i = 0; i < GPU_MLP_LAYERS; ++i)
+    flops += 2.0 * mlp->layers[i].inputs * mlp->layers[i].outputs;
+  return flops;
+}
+
+//===----------------------------------------------------------------------===//
+// Options
+//===----------------------------------------------------------------------===//
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: mlp-gpu [--batch=N[,N...]] [--width=64,128] [--reps=R]\n"
+          "               [--peak-tflops=X] [--device=N]\n"
+          "  --batch        samples per forward pass (default 1048576,4194304;"
+          " odd ones welcome)\n"
+          "  --width        hidden widths to run, 64 and/or 128 (default "
+          "both)\n"
+          "  --reps         timed repetitions, the median is reported "
+          "(default 10)\n"
+          "  --peak-tflops  the device's dense FP16 tensor-core peak (default:"
+          " from its name)\n"
+          "  --device       CUDA device ordinal (default 0)\n");
+}
+
+/// Parses a comma list of integers in [low, high] into `values`.
+static bool parseList(const char *text, int64_t low, int64_t high,
+                      int64_t *values, int *count, int max) {
+  *count = 0;
+  while (*text) {
+    char *end;
+    long long value = strtoll(text, &end, 10);
+    if (end == text || (*end && *end != ',') || value < low || value > high ||
+        *count == max)
+      return false;
+    values[(*count)++] = value;
+    text = *end ? end + 1 : end;
+  }
+  return *count > 0;
+}
+
+static bool parseWidths(const char *text, Options *options) {
+  int64_t widths[kMaxWidths];
+  if (!parseList(text, 64, 128, widths, &options->numWidths, kMaxWidths))
+    return false;
+  for (int i = 0; i < options->numWidths; ++i) {
+    if (widths[i] != 64 && widths[i] != 128)
+      return false;
+    options->widths[i] = (int)widths[i];
+  }
+  return true;
+}
+
+/// One `--name=value`; false if it is none of ours or its value is bad.
+static bool parseOption(const char *arg, Options *options) {
+  int64_t value = 0;
+  int count;
+  char *end;
+  if (strncmp(arg, "--batch=", 8) == 0)
+    // 2^27 samples: cuBLASLt's two hidden buffers of W = 128 take 64 GiB.
+    return parseList(arg + 8, 1, 1ll << 27, options->batches,
+                     &options->numBatches, kMaxBatches);
+  if (strncmp(arg, "--width=", 8) == 0)
+    return parseWidths(arg + 8, options);
+  if (strncmp(arg, "--reps=", 7) == 0) {
+    bool ok = parseList(arg + 7, 1, GPU_MLP_MAX_REPS, &value, &count, 1);
+    options->reps = (int)value;
+    return ok;
+  }
+  if (strncmp(arg, "--device=", 9) == 0) {
+    bool ok = parseList(arg + 9, 0, 1024, &value, &count, 1);
+    options->device = (int)value;
+    return ok;
+  }
+  if (strncmp(arg, "--peak-tflops=", 14) == 0) {
+    options->peakTflops = strtod(arg + 14, &end);
+    return end != arg + 14 && !*end && options->peakTflops > 0;
+  }
+  return false;
+}
+
+/// 0: run; 1: exit 0 (--help); -1: exit 2 (bad usage).
+static int parseOptions(int argc, char **argv, Options *options) {
+  *options = (Options){.batches = {1 << 20, 1 << 22},
+                       .numBatches = 2,
+                       .widths = {64, 128},
+                       .numWidths = 2,
+                       .reps = 10};
+  for (int i = 1; i < argc; ++i) {
+    if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+      usage(stdout);
+      return 1;
+    }
+    if (!parseOption(argv[i], options)) {
+      fprintf(stderr, "mlp-gpu: bad argument '%s'\n", argv[i]);
+      usage(stderr);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// The device
+//===----------------------------------------------------------------------===//
+
+static bool describeDevice(GpuDevice *device) {
+  const CoopvecCUDADriver *driver = &device->driver;
+  int major = 0, minor = 0;
+  bool ok =
+      gpuCheck(device, driver->cuDeviceGet(&device->device, device->ordinal),
+               "cuDeviceGet") &&
+      gpuCheck(device,
+               driver->cuDeviceGetName(device->name, (int)sizeof(device->name),
+                                       device->device),
+               "cuDeviceGetName") &&
+      gpuCheck(device,
+               driver->cuDeviceGetAttribute(
+                   &major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                   device->device),
+               "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MAJOR)") &&
+      gpuCheck(device,
+               driver->cuDeviceGetAttribute(
+                   &minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                   device->device),
+               "cuDeviceGetAttribute(COMPUTE_CAPABILITY_MINOR)") &&
+      gpuCheck(device,
+               driver->cuDeviceGetAttribute(
+                   &device->multiprocessors,
+                   CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device->device),
+               "cuDeviceGetAttribute(MULTIPROCESSOR_COUNT)");
+  device->smVersion = 10 * major + minor;
+  return ok;
+}
+
+/// Loads the driver, opens device `ordinal` and makes its primary context
+/// current. Prints why not (the loader's reason without a driver).
+static bool openDevice(GpuDevice *device, int ordinal) {
+  memset(device, 0, sizeof(*device));
+  device->ordinal = ordinal;
+  CoopvecBuffer reason = {0};
+  bool loaded = coopvecCUDADriverLoad(&device->driver, &reason);
+  if (!loaded)
+    fprintf(stderr, "mlp-gpu: %s\n", coopvecBufferStr(&reason));
+  coopvecBufferFree(&reason);
+  int count = 0;
+  if (!loaded || !gpuCheck(device, device->driver.cuDeviceGetCount(&count),
+                           "cuDeviceGetCount"))
+    return false;
+  if (ordinal >= count) {
+    fprintf(stderr, "mlp-gpu: no CUDA device %d (the driver sees %d)\n",
+            ordinal, count);
+    return false;
+  }
+  if (!describeDevice(device) ||
+      !gpuCheck(device,
+                device->driver.cuDevicePrimaryCtxRetain(&device->context,
+                                                        device->device),
+                "cuDevicePrimaryCtxRetain"))
+    return false;
+  if (gpuCheck(device, device->driver.cuCtxPushCurrent(device->context),
+               "cuCtxPushCurrent"))
+    return true;
+  device->driver.cuDevicePrimaryCtxRelease(device->device);
+  device->context = NULL;
+  return false;
+}
+
+static void closeDevice(GpuDevice *device) {
+  CUcontext popped;
+  if (!device->context)
+    return;
+  device->driver.cuCtxPopCurrent(&popped);
+  device->driver.cuDevicePrimaryCtxRelease(device->device);
+}
+
+/// Dense FP16 tensor-core TFLOP/s (NVIDIA's data sheets: the sparse
+/// figures halved) by device name; 0 if unknown. NVL boards are slower
+/// than the SXM ones of the same name and are left out.
+static double peakTflops(const char *name) {
+  if (strstr(name, "NVL"))
+    return 0;
+  if (strstr(name, "H200"))
+    return 989.4;
+  if (strstr(name, "H100") && strstr(name, "PCIe"))
+    return 756.0;
+  if (strstr(name, "H100") && (strstr(name, "SXM") || strstr(name, "HBM3")))
+    return 989.4;
+  return 0;
+}
+
+//===----------------------------------------------------------------------===//
+// Runs
+//===----------------------------------------------------------------------===//
+
+static const char *const kVariantNames[kVariants] = {
+    "coopvec-mma", "coopvec-simt", "cublaslt"};
+
+/// One variant's numbers for one (width, batch).
+typedef struct Row {
+  bool ran;
+  const char *missing; // why there are no numbers (NULL if it ran)
+  GpuTiming timing;
+  double lowering, jit; // coopvec's compile seconds; < 0 for cuBLASLt
+  GpuCheck check;
+} Row;
+
+typedef struct Result {
+  int width;
+  int64_t batch;
+  double flops; // per pass
+  Row rows[kVariants];
+} Result;
+
+typedef struct Bench {
+  Options options;
+  GpuDevice device;
+  double peak; // dense FP16 TFLOP/s; 0: unknown
+  char chip[32];
+  char simtPipeline[160];
+  GpuCublasLt *cublasLt; // NULL: its rows are skipped
+  bool failed;
+  Result results[kMaxWidths * kMaxBatches];
+  int numResults;
+} Bench;
+
+/// The variants compiled for one width (NULL: it did not compile).
+typedef struct Compiled {
+  GpuCoopvec *coopvec[2]; // mma, simt
+} Compiled;
+
+static bool runVariant(Bench *bench, const Compiled *compiled, int variant,
+                       const GpuProblem *problem, uint16_t *y, Row *row) {
+  int reps = bench->options.reps;
+  row->lowering = row->jit = -1;
+  if (variant < 2) {
+    GpuCoopvec *coopvec = compiled->coopvec[variant];
+    if (!coopvec) {
+      row->missing = "did not compile (see above)";
+      return false;
+    }
+    gpuCoopvecCompileTimes(coopvec, &row->lowering, &row->jit);
+    return gpuCoopvecRun(coopvec, problem, reps, y, &row->timing);
+  }
+  if (!bench->cublasLt) {
+    row->missing = "skipped: cuBLASLt is not loaded (see above)";
+    return true; // a missing library is no failure
+  }
+  return gpuCublasLtRun(bench->cublasLt, problem, reps, y, &row->timing);
+}
+
+static void runProblem(Bench *bench, const Compiled *compiled,
+                       const GpuProblem *problem, uint16_t *y, Result *result) {
+  for (int variant = 0; variant < kVariants; ++variant) {
+    Row *row = &result->rows[variant];
+    // NaN everywhere: outputs a variant did not write cannot pass.
+    memset(y, 0xff, (size_t)problem->batch * GPU_MLP_OUTPUTS * sizeof(*y));
+    bool ok = runVariant(bench, compiled, variant, problem, y, row);
+    if (ok && !row->missing) {
+      row->ran = true;
+      gpuCheckOutputs(problem, y, &row->check);
+      bench->failed |= !row->check.passed;
+    } else if (!ok) {
+      row->missing = row->missing ? row->missing : "failed (see above)";
+      bench->failed = true;
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Reports
+//===----------------------------------------------------------------------===//
+
+static double tflopsOf(const Result *result, const Row *row) {
+  if (!row->ran || !(row->timing.medianMs > 0))
+    return 0;
+  return result->flops / (row->timing.medianMs * 1e-3) / 1e12;
+}
+
+/// `value` printed with `format`, or "n/a" unless it is positive.
+static const char *formatted(char *text, size_t size, const char *format,
+                             double value) {
+  if (value > 0 && isfinite(value))
+    snprintf(text, size, format, value);
+  else
+    snprintf(text, size, "n/a");
+  return text;
+}
+
+static void printRow(const Bench *bench, const Result *result, int variant) {
+  const Row *row = &result->rows[variant];
+  if (!row->ran) {
+    printf("  %-13s %s\n", kVariantNames[variant], row->missing);
+    return;
+  }
+  char ms[32], tflops[32], pct[32], compile[64] = "-";
+  double rate = tflopsOf(result, row);
+  if (row->lowering >= 0)
+    snprintf(compile, sizeof(compile), "%.1f (%.1f + %.1f)",
+             1e3 * (row->lowering + row->jit), 1e3 * row->lowering,
+             1e3 * row->jit);
+  printf("  %-13s %10s %9s %7s  %-7s %-26s %9.2e %9.3f  %s\n",
+         kVariantNames[variant],
+         formatted(ms, sizeof(ms), "%.4f", row->timing.medianMs),
+         formatted(tflops, sizeof(tflops), "%.2f", rate),
+         formatted(pct, sizeof(pct), "%.1f",
+                   bench->peak > 0 ? 100 * rate / bench->peak : 0),
+         row->timing.timed, compile, row->check.maxError, row->check.worstRatio,
+         row->check.passed ? "ok" : "FAIL");
+  if (!row->check.passed)
+    printf("    worst: sample %lld output %d: got %.6g, reference %.6g; "
+           "%lld non-finite errors\n",
+           (long long)row->check.worstSample, row->check.worstOutput,
+           row->check.worstGot, row->check.worstReference,
+           (long long)row->check.nonFinite);
+}
+
+static void printResult(const Bench *bench, const Result *result) {
+  printf("\nwidth=%d batch=%lld: %.2f GFLOP per pass; each output checked "
+         "on %lld samples (tolerance %g * max(1, |ref|))\n",
+         result->width, (long long)result->batch, result->flops * 1e-9,
+         (long long)gpuCheckedSamples(result->batch), GPU_MLP_TOLERANCE);
+  printf("  %-13s %10s %9s %7s  %-7s %-26s %9s %9s  %s\n", "variant",
+         "median ms", "TFLOP/s", "% peak", "timed", "compile ms (lower + JIT)",
+         "max error", "err/tol", "check");
+  for (int variant = 0; variant < kVariants; ++variant)
+    printRow(bench, result, variant);
+}
+
+/// coopvec is coopvec-mma (the default compile); the baselines are
+/// coopvec-simt and cublaslt.
+static void printSummary(const Bench *bench, const Result *result) {
+  double coopvec = tflopsOf(result, &result->rows[0]);
+  int best = -1;
+  for (int variant = 1; variant < kVariants; ++variant)
+    if (tflopsOf(result, &result->rows[variant]) > 0 &&
+        (best < 0 || tflopsOf(result, &result->rows[variant]) >
+                         tflopsOf(result, &result->rows[best])))
+      best = variant;
+  double baseline = best < 0 ? 0 : tflopsOf(result, &result->rows[best]);
+  char rate[32], pct[32], baselineRate[32], ratio[32];
+  printf("summary: width=%d batch=%lld coopvec_tflops=%s peak_pct=%s "
+         "best_baseline=%s best_baseline_tflops=%s ratio=%s\n",
+         result->width, (long long)result->batch,
+         formatted(rate, sizeof(rate), "%.2f", coopvec),
+         formatted(pct, sizeof(pct), "%.1f",
+                   bench->peak > 0 ? 100 * coopvec / bench->peak : 0),
+         best < 0 ? "none" : kVariantNames[best],
+         formatted(baselineRate, sizeof(baselineRate), "%.2f", baseline),
+         formatted(ratio, sizeof(ratio), "%.3f",
+                   baseline > 0 ? coopvec / baseline : 0));
+}
+
+//===----------------------------------------------------------------------===//
+// The benchmark
+//===----------------------------------------------------------------------===//
+
+static int64_t largestBatch(const Options *options) {
+  int64_t largest = 1; // batches are at least 1
+  for (int i = 0; i < options->numBatches; ++i)
+    largest = options->batches[i] > largest ? options->batches[i] : largest;
+  return largest;
+}
+
+/// Compiles both coopvec variants once per width; runs every batch.
+static void runWidth(Bench *bench, const GpuMlp *mlp, const uint16_t *x,
+                     const uint16_t *w, uint16_t *y) {
+  Compiled compiled;
+  compiled.coopvec[0] = gpuCoopvecOpen(&bench->device, mlp, NULL);
+  compiled.coopvec[1] =
+      bench->simtPipeline[0]
+          ? gpuCoopvecOpen(&bench->device, mlp, bench->simtPipeline)
+          : NULL;
+  bench->failed |= !compiled.coopvec[0] || !compiled.coopvec[1];
+  for (int i = 0; i < bench->options.numBatches; ++i) {
+    Result *result = &bench->results[bench->numResults++];
+    GpuProblem problem = {mlp, bench->options.batches[i], x, w};
+    result->width = mlp->width;
+    result->batch = problem.batch;
+    result->flops = gpuMlpFlopsPerSample(mlp) * (double)problem.batch;
+    runProblem(bench, &compiled, &problem, y, result);
+    printResult(bench, result);
+  }
+  gpuCoopvecClose(compiled.coopvec[0]);
+  gpuCoopvecClose(compiled.coopvec[1]);
+}
+
+/// The data of one width: inputs for the largest batch (smaller batches
+/// take a prefix), its weights, and room for the outputs.
+static void runData(Bench *bench, int width) {
+  GpuMlp mlp;
+  gpuMlpInit(&mlp, width);
+  size_t samples = (size_t)largestBatch(&bench->options);
+  uint16_t *x = malloc(samples * GPU_MLP_INPUTS * sizeof(uint16_t));
+  uint16_t *w = malloc((size_t)mlp.numWeights * sizeof(uint16_t));
+  uint16_t *y = malloc(samples * GPU_MLP_OUTPUTS * sizeof(uint16_t));
+  if (x && w && y) {
+    gpuFillInputs(x, (int64_t)samples * GPU_MLP_INPUTS, 1);
+    gpuFillWeights(&mlp, w, 1000 + (uint64_t)width);
+    runWidth(bench, &mlp, x, w, y);
+  } else {
+    fprintf(stderr, "mlp-gpu: out of host memory for %zu samples\n", samples);
+    bench->failed = true;
+  }
+  free(x);
+  free(w);
+  free(y);
+}
+
+/// The peak, the chip and the SIMT pipeline; prints the header.
+static void describe(Bench *bench) {
+  const GpuDevice *device = &bench->device;
+  bench->peak = bench->options.peakTflops > 0 ? bench->options.peakTflops
+                                              : peakTflops(device->name);
+  if (coopvecNVPTXChipForDevice(device->smVersion, bench->chip,
+                                sizeof(bench->chip)))
+    snprintf(bench->simtPipeline, sizeof(bench->simtPipeline),
+             "builtin.module(coopvec-lower-to-nvvm{chip=%s binary=false "
+             "matvec=simt})",
+             bench->chip);
+  else
+    fprintf(stderr, "mlp-gpu: LLVM's NVPTX backend knows no chip for sm_%d\n",
+            device->smVersion);
+  printf("mlp-gpu: device %d: %s, compute capability %d.%d, %d SMs; dense "
+         "FP16 tensor-core peak: ",
+         device->ordinal, device->name, device->smVersion / 10,
+         device->smVersion % 10, device->multiprocessors);
+  if (bench->peak > 0)
+    printf("%.1f TFLOP/s (%s)\n", bench->peak,
+           bench->options.peakTflops > 0 ? "--peak-tflops" : "by name");
+  else
+    printf("unknown (pass --peak-tflops=X)\n");
+  printf("mlp-gpu: MLP 32-W-W-W-W-16, ReLU after layers 1-4, f16 storage; "
+         "median of %d timed runs\n",
+         bench->options.reps);
+  printf("coopvec-mma: the engine's default CUDA pipeline\n");
+  printf("coopvec-simt: %s\n",
+         bench->simtPipeline[0] ? bench->simtPipeline : "(no chip)");
+}
+
+int main(int argc, char **argv) {
+  static Bench bench; // large: off the stack
+  int parsed = parseOptions(argc, argv, &bench.options);
+  if (parsed)
+    return parsed > 0 ? 0 : 2;
+  // Lines in order with stderr's messages when both go to one file.
+  setvbuf(stdout, NULL, _IOLBF, 0);
+  if (!openDevice(&bench.device, bench.options.device)) {
+    closeDevice(&bench.device);
+    return 1;
+  }
+  describe(&bench);
+  bench.cublasLt = gpuCublasLtOpen(&bench.device);
+  if (!bench.cublasLt)
+    printf("cublaslt: skipped, its rows are empty (see above)\n");
+  for (int i = 0; i < bench.options.numWidths; ++i)
+    runData(&bench, bench.options.widths[i]);
+  printf("\n");
+  for (int i = 0; i < bench.numResults; ++i)
+    printSummary(&bench, &bench.results[i]);
+  gpuCublasLtClose(bench.cublasLt);
+  closeDevice(&bench.device);
+  if (bench.failed)
+    fprintf(stderr, "mlp-gpu: FAILED: a variant failed or exceeded the "
+                    "error tolerance (see above)\n");
+  return bench.failed ? 1 : 0;
+}
