@@ -1,7 +1,7 @@
 //===- mlp-gpu.c - The fused f16 MLP on a CUDA GPU: coopvec vs cuBLASLt ---===//
 //
 //   mlp-gpu [--batch=N[,N...]] [--width=64,128] [--reps=R]
-//           [--peak-tflops=X] [--device=N]
+//           [--peak-tflops=X] [--device=N] [--gpu-options=OPTS]
 //
 // Per width W and batch: coopvec-mma (the engine's default CUDA pipeline:
 // tensor-core matvecs for f16), coopvec-simt (matvec=simt) and cublaslt
@@ -35,6 +35,7 @@ typedef struct Options {
   int reps;
   double peakTflops; // 0: from the device's name
   int device;
+  const char *gpuOptions; // more convert-coopvec-to-gpu options, or NULL
 } Options;
 
 //===----------------------------------------------------------------------===//
@@ -103,7 +104,8 @@ double gpuMlpFlopsPerSample(const GpuMlp *mlp) {
 static void usage(FILE *out) {
   fprintf(out,
           "usage: mlp-gpu [--batch=N[,N...]] [--width=64,128] [--reps=R]\n"
-          "               [--peak-tflops=X] [--device=N]\n"
+          "               [--peak-tflops=X] [--device=N] "
+          "[--gpu-options=OPTS]\n"
           "  --batch        samples per forward pass (default 1048576,4194304;"
           " odd ones welcome)\n"
           "  --width        hidden widths to run, 64 and/or 128 (default "
@@ -112,7 +114,10 @@ static void usage(FILE *out) {
           "(default 10)\n"
           "  --peak-tflops  the device's dense FP16 tensor-core peak (default:"
           " from its name)\n"
-          "  --device       CUDA device ordinal (default 0)\n");
+          "  --device       CUDA device ordinal (default 0)\n"
+          "  --gpu-options  convert-coopvec-to-gpu options for both coopvec "
+          "variants,\n"
+          "                 e.g. 'register-elements=128 block-size=64'\n");
 }
 
 /// Parses a comma list of integers in [low, high] into `values`.
@@ -163,6 +168,10 @@ static bool parseOption(const char *arg, Options *options) {
     bool ok = parseList(arg + 9, 0, 1024, &value, &count, 1);
     options->device = (int)value;
     return ok;
+  }
+  if (strncmp(arg, "--gpu-options=", 14) == 0) {
+    options->gpuOptions = arg + 14;
+    return strlen(options->gpuOptions) < 100;
   }
   if (strncmp(arg, "--peak-tflops=", 14) == 0) {
     options->peakTflops = strtod(arg + 14, &end);
@@ -309,7 +318,8 @@ typedef struct Bench {
   GpuDevice device;
   double peak; // dense FP16 TFLOP/s; 0: unknown
   char chip[32];
-  char simtPipeline[160];
+  char mmaPipeline[256]; // empty: the engine's default
+  char simtPipeline[256];
   GpuCublasLt *cublasLt; // NULL: its rows are skipped
   bool failed;
   Result results[kMaxWidths * kMaxBatches];
@@ -458,7 +468,8 @@ static int64_t largestBatch(const Options *options) {
 static void runWidth(Bench *bench, const GpuMlp *mlp, const uint16_t *x,
                      const uint16_t *w, uint16_t *y) {
   Compiled compiled;
-  compiled.coopvec[0] = gpuCoopvecOpen(&bench->device, mlp, NULL);
+  compiled.coopvec[0] = gpuCoopvecOpen(
+      &bench->device, mlp, bench->mmaPipeline[0] ? bench->mmaPipeline : NULL);
   compiled.coopvec[1] =
       bench->simtPipeline[0]
           ? gpuCoopvecOpen(&bench->device, mlp, bench->simtPipeline)
@@ -504,13 +515,19 @@ static void describe(Bench *bench) {
   const GpuDevice *device = &bench->device;
   bench->peak = bench->options.peakTflops > 0 ? bench->options.peakTflops
                                               : peakTflops(device->name);
+  const char *extra = bench->options.gpuOptions;
   if (coopvecNVPTXChipForDevice(device->smVersion, bench->chip,
-                                sizeof(bench->chip)))
+                                sizeof(bench->chip))) {
     snprintf(bench->simtPipeline, sizeof(bench->simtPipeline),
              "builtin.module(coopvec-lower-to-nvvm{chip=%s binary=false "
-             "matvec=simt})",
-             bench->chip);
-  else
+             "matvec=simt%s%s})",
+             bench->chip, extra ? " " : "", extra ? extra : "");
+    if (extra)
+      snprintf(bench->mmaPipeline, sizeof(bench->mmaPipeline),
+               "builtin.module(coopvec-lower-to-nvvm{chip=%s binary=false "
+               "%s})",
+               bench->chip, extra);
+  } else
     fprintf(stderr, "mlp-gpu: LLVM's NVPTX backend knows no chip for sm_%d\n",
             device->smVersion);
   printf("mlp-gpu: device %d: %s, compute capability %d.%d, %d SMs; dense "
@@ -525,7 +542,9 @@ static void describe(Bench *bench) {
   printf("mlp-gpu: MLP 32-W-W-W-W-16, ReLU after layers 1-4, f16 storage; "
          "median of %d timed runs\n",
          bench->options.reps);
-  printf("coopvec-mma: the engine's default CUDA pipeline\n");
+  printf("coopvec-mma: %s\n", bench->mmaPipeline[0]
+                                  ? bench->mmaPipeline
+                                  : "the engine's default CUDA pipeline");
   printf("coopvec-simt: %s\n",
          bench->simtPipeline[0] ? bench->simtPipeline : "(no chip)");
 }
