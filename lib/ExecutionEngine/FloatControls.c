@@ -4,8 +4,7 @@
 
 #include "IR/UpstreamBuilders.h"
 
-bool coopvecPreserveSignedZeroInfNan(MlirOperation module, bool float32,
-                                     bool float16) {
+bool coopvecUseFloatControl(MlirOperation module, bool float32, bool float16) {
   // The walk only matters when the device lacks the f16 mode.
   return float32 && (float16 || !coopvecHoldsF16(module));
 }

@@ -1,8 +1,9 @@
 //===- FloatControls.h - The float controls a lowering asks for ---*- C -*-===//
 //
-// The Vulkan backend lowers with `signed-zero-inf-nan-preserve=P`
-// (docs/execution-model.md): with P true every entry point gets
-// `SignedZeroInfNanPreserve 32`, and `16` when the module has f16 values,
+// The Vulkan backend lowers with `signed-zero-inf-nan-preserve=P` and
+// `denorm-preserve=D` (docs/execution-model.md): with P true every entry
+// point gets `SignedZeroInfNanPreserve 32`, and `16` when the module has
+// f16 values (D: `DenormPreserve` likewise),
 // which the device must offer or the module is refused (checkFloatControls
 // in VulkanBackend.c). Deciding P from what the device offers keeps the
 // default pipeline runnable on devices without them. The decision has no
@@ -19,11 +20,12 @@
 
 #include <stdbool.h>
 
-/// Whether to lower `module` with signed-zero-inf-nan-preserve=true on a
-/// device whose shaderSignedZeroInfNanPreserveFloat32 / Float16 are
-/// `float32` / `float16`: it needs `float32`, and `float16` too when the
-/// module holds f16 values (coopvecHoldsF16).
-bool coopvecPreserveSignedZeroInfNan(MlirOperation module, bool float32,
-                                     bool float16);
+/// Whether to lower `module` asking for a float control (the
+/// signed-zero-inf-nan-preserve or denorm-preserve option) on a device
+/// whose property for it (shaderSignedZeroInfNanPreserveFloat32 / Float16,
+/// shaderDenormPreserveFloat32 / Float16) is `float32` / `float16`: it
+/// needs `float32`, and `float16` too when the module holds f16 values
+/// (coopvecHoldsF16).
+bool coopvecUseFloatControl(MlirOperation module, bool float32, bool float16);
 
 #endif // COOPVEC_LIB_EXECUTIONENGINE_FLOATCONTROLS_H

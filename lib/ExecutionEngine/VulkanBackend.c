@@ -325,18 +325,22 @@ static CoopvecStatus lowerForDevice(CoopvecEngine *engine,
       device->properties.properties.limits.maxComputeSharedMemorySize;
   // Float controls the device lacks would get the module refused
   // (checkFloatControls); without them the default pipeline still runs.
-  bool preserve = coopvecPreserveSignedZeroInfNan(
-      module, device->properties12.shaderSignedZeroInfNanPreserveFloat32,
-      device->properties12.shaderSignedZeroInfNanPreserveFloat16);
-  char pipeline[360];
+  const VkPhysicalDeviceVulkan12Properties *p12 = &device->properties12;
+  bool preserve =
+      coopvecUseFloatControl(module, p12->shaderSignedZeroInfNanPreserveFloat32,
+                             p12->shaderSignedZeroInfNanPreserveFloat16);
+  bool denorms =
+      coopvecUseFloatControl(module, p12->shaderDenormPreserveFloat32,
+                             p12->shaderDenormPreserveFloat16);
+  char pipeline[400];
   snprintf(pipeline, sizeof(pipeline),
            "builtin.module(coopvec-lower-to-spirv{mode=%s binary=false "
            "subgroup-size=%u atomic-float=%s workgroup-memory=%u "
-           "signed-zero-inf-nan-preserve=%s})",
+           "signed-zero-inf-nan-preserve=%s denorm-preserve=%s})",
            modeFor(device), device->subgroup.subgroupSize,
            atomicFloat ? "true" : "false",
            shared < kMaxWorkgroupMemory ? shared : kMaxWorkgroupMemory,
-           preserve ? "true" : "false");
+           preserve ? "true" : "false", denorms ? "true" : "false");
   return coopvecEngineLower(engine, module, pipeline);
 }
 

@@ -36,7 +36,7 @@ typedef struct SPIRVOptions {
   Mode mode;
   int deviceCooperativeMatrix;                      // -1: not given
   int64_t subgroupSize, blockSize, workgroupMemory; // blockSize 0: default
-  bool atomicFloat, binary, preserve;
+  bool atomicFloat, binary, preserve, denormPreserve;
   char shapes[128];
   CoopvecBuffer error; // the first bad option
 } SPIRVOptions;
@@ -106,6 +106,9 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
   } else if (coopvecStringRefIs(key, "signed-zero-inf-nan-preserve")) {
     if (!parseBool(value, &o->preserve))
       badValue(o, key, value, "true or false");
+  } else if (coopvecStringRefIs(key, "denorm-preserve")) {
+    if (!parseBool(value, &o->denormPreserve))
+      badValue(o, key, value, "true or false");
   } else if (coopvecStringRefIs(key, "binary")) {
     if (!parseBool(value, &o->binary))
       badValue(o, key, value, "true or false");
@@ -121,7 +124,8 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
         &o->error,
         "unknown option '%.*s' (options: mode, device-cooperative-matrix, "
         "subgroup-size, block-size, workgroup-memory, atomic-float, "
-        "cooperative-matrix-shapes, signed-zero-inf-nan-preserve, binary)",
+        "cooperative-matrix-shapes, signed-zero-inf-nan-preserve, "
+        "denorm-preserve, binary)",
         (int)key.length, key.data);
   }
 }
@@ -136,6 +140,7 @@ static void parseOptions(MlirStringRef text, SPIRVOptions *o) {
   o->workgroupMemory = 32768;
   o->binary = true;
   o->preserve = true;
+  o->denormPreserve = true;
   strcpy(o->shapes, "16x16x16");
   CoopvecOptionWord w;
   for (size_t pos = 0; coopvecNextOptionWord(text, &pos, &w);)
@@ -205,19 +210,21 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       "gpu.module(canonicalize,cse,loop-invariant-code-motion,"
       "coopvec-prepare-spirv{subgroup-size=%lld atomic-float=%s "
       "cooperative-matrix=%s cooperative-matrix-shapes=%s "
-      "signed-zero-inf-nan-preserve=%s},"
+      "signed-zero-inf-nan-preserve=%s denorm-preserve=%s},"
       "map-memref-spirv-storage-class{client-api=vulkan},"
       "convert-math-to-spirv),"
       "convert-gpu-to-spirv{use-64bit-index=false},"
       "coopvec-nest-spirv,"
       "gpu.module(spirv.module(spirv-lower-abi-attrs,"
-      "coopvec-finish-spirv{signed-zero-inf-nan-preserve=%s},"
+      "coopvec-finish-spirv{signed-zero-inf-nan-preserve=%s "
+      "denorm-preserve=%s},"
       "canonicalize,cse,spirv-update-vce))%s",
       cooperative ? "auto" : "simt", (long long)blockSizeOf(&o),
       (long long)conversionSubgroupSize(&o), (long long)o.workgroupMemory,
       (long long)o.subgroupSize, o.atomicFloat ? "true" : "false",
       cooperative ? "true" : "false", o.shapes, o.preserve ? "true" : "false",
-      o.preserve ? "true" : "false",
+      o.denormPreserve ? "true" : "false", o.preserve ? "true" : "false",
+      o.denormPreserve ? "true" : "false",
       o.binary ? ",gpu-module-to-binary{format=bin}" : "");
   append(mlirStringRefCreate(pipeline.data, pipeline.size), userData);
   coopvecBufferFree(&pipeline);

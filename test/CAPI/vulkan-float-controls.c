@@ -1,9 +1,11 @@
 //===- vulkan-float-controls.c - The Vulkan lowering's float controls -----===//
 //
-// Which `signed-zero-inf-nan-preserve` the Vulkan backend lowers with
+// Which `signed-zero-inf-nan-preserve` (and, by the same rule,
+// `denorm-preserve`) the Vulkan backend lowers with
 // (lib/ExecutionEngine/FloatControls.h): true only where the device offers
-// shaderSignedZeroInfNanPreserveFloat32, and Float16 too for modules with
-// f16 values. lavapipe offers both, so a device without them is only seen
+// the Float32 property (shaderSignedZeroInfNanPreserveFloat32,
+// shaderDenormPreserveFloat32), and Float16 too for modules with f16
+// values. lavapipe offers both, so a device without them is only seen
 // here. Includes an internal header: not a test of the embedding API.
 //
 //===----------------------------------------------------------------------===//
@@ -58,7 +60,7 @@ static int printTable(MlirContext ctx) {
     MlirOperation op = mlirModuleGetOperation(module);
     printf("%s: f16=%d P=", kModules[i].name, coopvecHoldsF16(op));
     for (int device = 0; device < 4; ++device)
-      printf("%d", coopvecPreserveSignedZeroInfNan(op, device & 2, device & 1));
+      printf("%d", coopvecUseFloatControl(op, device & 2, device & 1));
     printf("\n");
     mlirModuleDestroy(module);
   }

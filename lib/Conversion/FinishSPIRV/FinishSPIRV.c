@@ -18,7 +18,9 @@
 //    compiler may fold `x * 0` to 0 and `x + -0.0` to x; with
 //    `signed-zero-inf-nan-preserve=true` (the default) every entry point
 //    gets the mode for 32-bit floats, and for 16-bit ones when the module
-//    has f16 values.
+//    has f16 values. Subnormals likewise: without `DenormPreserve` a
+//    driver may flush them (NVIDIA's Vulkan driver on an H200 flushed f32
+//    ones), and `denorm-preserve=true` (the default) asks for the mode.
 //
 // 2. The second half of the float atomics of coopvec-prepare-spirv
 // (lib/Conversion/PrepareSPIRV/Atomics.c): after spirv-lower-abi-attrs has
@@ -317,16 +319,18 @@ static bool rewritePlaceholder(MlirOperation module, MlirOperation op) {
 
 typedef struct FinishOptions {
   bool signedZeroInfNanPreserve;
+  bool denormPreserve;
 } FinishOptions;
 
-/// `spirv.ExecutionMode @fn "SignedZeroInfNanPreserve", <width>` after
-/// each entry point's last execution mode.
-static void preserveSpecialValues(MlirOperation module) {
+/// `spirv.ExecutionMode @fn "<modeName>", <width>` (32, and 16 when the
+/// module has f16 values) for every entry point, at the end of the module.
+static void appendFloatControl(MlirOperation module, const char *modeName) {
   MlirContext ctx = mlirOperationGetContext(module);
   bool hasF16 = coopvecHoldsF16(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
-  MlirAttribute mode =
-      parseAttr(ctx, "#spirv.execution_mode<SignedZeroInfNanPreserve>");
+  char text[64];
+  snprintf(text, sizeof(text), "#spirv.execution_mode<%s>", modeName);
+  MlirAttribute mode = parseAttr(ctx, text);
   MlirOperation last = {NULL};
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
@@ -363,7 +367,9 @@ static void runFinish(MlirOperation module, MlirExternalPass pass,
   OpList list = {NULL, 0, 0};
   mlirOperationWalk(module, visitOp, &list, MlirWalkPreOrder);
   if (finish->signedZeroInfNanPreserve)
-    preserveSpecialValues(module);
+    appendFloatControl(module, "SignedZeroInfNanPreserve");
+  if (finish->denormPreserve)
+    appendFloatControl(module, "DenormPreserve");
   bool ok = true;
   for (intptr_t i = 0; ok && i < list.count; ++i)
     ok = rewritePlaceholder(module, list.ops[i]);
@@ -378,6 +384,12 @@ static const CoopvecPassOption finishOptions[] = {
      "give every entry point the SignedZeroInfNanPreserve execution mode "
      "(32-bit floats, and 16-bit ones when the module has f16 values); the "
      "device needs shaderSignedZeroInfNanPreserveFloat32 (Float16)"},
+    {"denorm-preserve", CoopvecOptionBool,
+     offsetof(FinishOptions, denormPreserve), "true",
+     "give every entry point the DenormPreserve execution mode (32-bit "
+     "floats, and 16-bit ones when the module has f16 values): subnormals "
+     "are kept, as the dialect requires; the device needs "
+     "shaderDenormPreserveFloat32 (Float16)"},
 };
 
 static MlirDialectHandle (*const finishDependentDialects[])(void) = {

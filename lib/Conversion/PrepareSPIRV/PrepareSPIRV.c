@@ -61,6 +61,7 @@ typedef struct PrepareOptions {
   bool cooperativeMatrix;
   char shapes[COOPVEC_OPTION_STRING_MAX];
   bool signedZeroInfNanPreserve;
+  bool denormPreserve;
 } PrepareOptions;
 
 enum { MAX_SHAPES = 16 };
@@ -147,7 +148,7 @@ static MlirAttribute buildTargetEnv(MlirContext ctx, const Target *target) {
       &text,
       "#spirv.target_env<#spirv.vce<%s, [Shader, Int8, Int16, Int64, "
       "Float16, StorageBuffer8BitAccess, StorageBuffer16BitAccess, "
-      "GroupNonUniform, GroupNonUniformArithmetic%s%s%s], "
+      "GroupNonUniform, GroupNonUniformArithmetic%s%s%s%s], "
       "[SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, "
       "SPV_KHR_storage_buffer_storage_class%s%s%s]>, api=Vulkan, "
       "#spirv.resource_limits<max_compute_workgroup_invocations = 1024, "
@@ -156,9 +157,12 @@ static MlirAttribute buildTargetEnv(MlirContext ctx, const Target *target) {
       o->atomicFloat ? ", AtomicFloat32AddEXT" : "",
       o->cooperativeMatrix ? ", CooperativeMatrixKHR" : "",
       o->signedZeroInfNanPreserve ? ", SignedZeroInfNanPreserve" : "",
+      o->denormPreserve ? ", DenormPreserve" : "",
       o->atomicFloat ? ", SPV_EXT_shader_atomic_float_add" : "",
       o->cooperativeMatrix ? ", SPV_KHR_cooperative_matrix" : "",
-      o->signedZeroInfNanPreserve ? ", SPV_KHR_float_controls" : "",
+      o->signedZeroInfNanPreserve || o->denormPreserve
+          ? ", SPV_KHR_float_controls"
+          : "",
       (long long)o->subgroupSize);
   if (o->cooperativeMatrix) {
     coopvecBufferAppendStr(&text, ", cooperative_matrix_properties_khr = [");
@@ -466,6 +470,10 @@ static const CoopvecPassOption prepareOptions[] = {
     {"signed-zero-inf-nan-preserve", CoopvecOptionBool,
      offsetof(PrepareOptions, signedZeroInfNanPreserve), "true",
      "the target has the SignedZeroInfNanPreserve float controls "
+     "(SPV_KHR_float_controls), which coopvec-finish-spirv asks for"},
+    {"denorm-preserve", CoopvecOptionBool,
+     offsetof(PrepareOptions, denormPreserve), "true",
+     "the target has the DenormPreserve float controls "
      "(SPV_KHR_float_controls), which coopvec-finish-spirv asks for"},
 };
 

@@ -1,9 +1,10 @@
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(spirv.module(coopvec-finish-spirv))' %s | FileCheck %s
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(spirv.module(coopvec-finish-spirv{signed-zero-inf-nan-preserve=false}))' %s | FileCheck %s --check-prefix=NOMODE
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(spirv.module(coopvec-finish-spirv{denorm-preserve=false}))' %s | FileCheck %s --check-prefix=NODENORM
 
 // Float arithmetic is decorated NoContraction; every entry point gets the
-// SignedZeroInfNanPreserve mode for 32-bit floats (and 16-bit ones: the
-// module has f16 values). The atomic placeholders of coopvec-prepare-spirv
+// SignedZeroInfNanPreserve and DenormPreserve modes for 32-bit floats (and
+// 16-bit ones: the module has f16 values). The atomic placeholders of coopvec-prepare-spirv
 // become atomics on kernel argument 1 (`@k_arg_1`, f32 atomic add) and on
 // an aliased i32 view of argument 2 (`@k_arg_2_words`, on the same set and
 // binding, made once).
@@ -39,9 +40,14 @@
 // CHECK-NEXT:    spirv.ExecutionMode @k "LocalSize", 64, 1, 1
 // CHECK-NEXT:    spirv.ExecutionMode @k "SignedZeroInfNanPreserve", 32
 // CHECK-NEXT:    spirv.ExecutionMode @k "SignedZeroInfNanPreserve", 16
+// CHECK-NEXT:    spirv.ExecutionMode @k "DenormPreserve", 32
+// CHECK-NEXT:    spirv.ExecutionMode @k "DenormPreserve", 16
 // CHECK-NEXT:  }
 // NOMODE:        spirv.ExecutionMode @k "LocalSize", 64, 1, 1
 // NOMODE-NOT:    SignedZeroInfNanPreserve
+// NOMODE:        spirv.ExecutionMode @k "DenormPreserve", 32
+// NODENORM:      spirv.ExecutionMode @k "SignedZeroInfNanPreserve", 16
+// NODENORM-NOT:  DenormPreserve
 spirv.module Logical GLSL450 {
   spirv.GlobalVariable @k_arg_1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
   spirv.GlobalVariable @k_arg_2 bind(0, 2) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f16, stride=2> [0])>, StorageBuffer>

@@ -1,5 +1,5 @@
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv))' %s | FileCheck %s
-// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv{subgroup-size=8 atomic-float=true cooperative-matrix=true cooperative-matrix-shapes=16x16x16,16x8x16 signed-zero-inf-nan-preserve=false}))' %s | FileCheck %s --check-prefix=OPTS
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv{subgroup-size=8 atomic-float=true cooperative-matrix=true cooperative-matrix-shapes=16x16x16,16x8x16 signed-zero-inf-nan-preserve=false denorm-preserve=false}))' %s | FileCheck %s --check-prefix=OPTS
 
 // The target environment goes on the gpu.module (its `targets` and the
 // `spirv.target_env` attribute convert-gpu-to-spirv reads), every kernel
@@ -9,7 +9,7 @@
 // from any other vector reads a private copy (an alloca in Function
 // storage); a masked-off element is not read (scf.if). Private arrays move
 // to Function storage; subgroup reductions lose `uniform`.
-// CHECK-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Float16, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, SignedZeroInfNanPreserve], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_KHR_float_controls]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64]>>] attributes {spirv.target_env = #spirv.target_env<
+// CHECK-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Float16, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, SignedZeroInfNanPreserve, DenormPreserve], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_KHR_float_controls]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64]>>] attributes {spirv.target_env = #spirv.target_env<
 // CHECK:         gpu.func @k(%[[N:.*]]: index, %[[W:.*]]: memref<?xf32>, %[[O:.*]]: memref<?xf32>) kernel
 // CHECK-SAME:      spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>
 // CHECK-NEXT:      %[[COPY:.*]] = memref.alloca() {alignment = 4 : i64} : memref<3xf32, #spirv.storage_class<Function>>
