@@ -100,6 +100,23 @@ try:
     lit_config.note("Vulkan: " + described)
 except (OSError, subprocess.TimeoutExpired) as error:
     lit_config.note("Vulkan: the probe did not run: %s" % error)
+# `vulkan-f32-subnormals-flushed`: device 0 lacks shaderDenormPreserveFloat32
+# (coopvec-run --list-devices says so), so its driver may flush f32
+# subnormals, which the dialect keeps (NVIDIA's driver does; lavapipe
+# reports the same).
+if "vulkan" in config.available_features:
+    try:
+        listed = subprocess.run(
+            [os.path.join(run_dir, "coopvec-run"), "--list-devices"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120,
+            env=config.environment).stdout.decode(errors="replace")
+        first = next((line for line in listed.splitlines()
+                      if line.startswith("0: ")), "")
+        if "f32 subnormals may be flushed" in first:
+            config.available_features.add("vulkan-f32-subnormals-flushed")
+    except (OSError, subprocess.TimeoutExpired) as error:
+        lit_config.note("Vulkan: coopvec-run --list-devices did not run: %s"
+                        % error)
 # `spirv-val` (Debian's spirv-tools): validates the SPIR-V of
 # coopvec-lower-to-spirv (test/Integration/Vulkan/spirv-val.test). Debian's
 # 2023.1 does not know capability 6022 (CooperativeMatrixKHR): only portable

@@ -962,13 +962,17 @@ static void describeLine(const CoopvecVulkanAPI *api, uint32_t index,
     coopvecBufferAppendStr(text, "): unusable, the backend needs 1.2\n");
     return;
   }
+  // Without DenormPreserve for f32 the driver may flush subnormals, which
+  // the dialect keeps (docs/execution-model.md, "Float arithmetic").
   coopvecBufferAppendf(
-      text, ", subgroup size %u, %s%s): mode=%s\n",
+      text, ", subgroup size %u, %s%s, f32 subnormals %s): mode=%s\n",
       device.subgroup.subgroupSize,
       device.hasAtomicFloat && device.atomicFloat.shaderBufferFloat32AtomicAdd
           ? "f32 atomic add"
           : "no f32 atomic add",
       device.hasCooperativeMatrix ? ", VK_KHR_cooperative_matrix" : "",
+      device.properties12.shaderDenormPreserveFloat32 ? "kept"
+                                                      : "may be flushed",
       modeFor(&device));
 }
 
