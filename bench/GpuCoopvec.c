@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MlpGpu.h"
+#include "Timing.h"
 
 #include "coopvec-c/Dialect.h"
 #include "coopvec-c/ExecutionEngine.h"
@@ -115,10 +116,10 @@ static bool timedRun(GpuCoopvec *coopvec, const GpuProblem *problem,
       {(void *)problem->x, CoopvecDTypeF16, problem->batch * GPU_MLP_INPUTS},
       {(void *)problem->w, CoopvecDTypeF16, problem->mlp->numWeights}};
   CoopvecArray result = {y, CoopvecDTypeF16, problem->batch * GPU_MLP_OUTPUTS};
-  double start = gpuNowSeconds();
+  double start = benchSeconds();
   CoopvecStatus status = coopvecFunctionRun(coopvec->function, problem->batch,
                                             args, 2, &result, 1, 0);
-  *wall = gpuNowSeconds() - start;
+  *wall = benchSeconds() - start;
   if (status)
     return engineFailed(coopvec->engine, status, "coopvecFunctionRun");
   *kernel = coopvecEngineGetDeviceSeconds(coopvec->engine);
@@ -141,7 +142,7 @@ bool gpuCoopvecRun(GpuCoopvec *coopvec, const GpuProblem *problem, int reps,
             "mlp-gpu: coopvecEngineGetDeviceSeconds < 0 (the engine did not "
             "time the kernel): reporting the wall time of whole runs, "
             "copies included\n");
-  timing->medianMs = 1e3 * gpuMedian(measured ? kernel : wall, reps);
+  timing->medianMs = 1e3 * benchMedian(measured ? kernel : wall, reps);
   timing->timed = measured ? "kernel" : "wall";
   return true;
 }

@@ -25,6 +25,7 @@
 
 #include "CublasLt.h"
 #include "MlpGpu.h"
+#include "Timing.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -449,7 +450,7 @@ bool gpuCublasLtRun(GpuCublasLt *lt, const GpuProblem *problem, int reps,
   release(&run);
   if (!ok)
     return false;
-  timing->medianMs = gpuMedian(ms, reps);
+  timing->medianMs = benchMedian(ms, reps);
   timing->timed = "events";
   return true;
 }

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MlpGpu.h"
+#include "Timing.h"
 
 #include <math.h>
 #include <string.h>
@@ -56,17 +57,9 @@ uint16_t gpuDoubleToHalf(double value) {
 // Data
 //===----------------------------------------------------------------------===//
 
-/// splitmix64: a fixed, portable sequence.
-static uint64_t nextRandom(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
 /// Uniform in [-bound, bound], rounded to f16.
 static uint16_t uniformHalf(uint64_t *state, double bound) {
-  double unit = (double)(nextRandom(state) >> 11) * 0x1p-53; // [0, 1)
+  double unit = (double)(benchSplitMix64(state) >> 11) * 0x1p-53; // [0, 1)
   return gpuDoubleToHalf((2 * unit - 1) * bound);
 }
 

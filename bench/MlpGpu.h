@@ -79,9 +79,6 @@ typedef struct GpuTiming {
   const char *timed;
 } GpuTiming;
 
-double gpuMedian(double *values, int count);
-double gpuNowSeconds(void);
-
 /// f16 <-> double (GpuData.c): exact, and round to nearest even.
 double gpuHalfToDouble(uint16_t half);
 uint16_t gpuDoubleToHalf(double value);

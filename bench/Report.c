@@ -1,25 +1,12 @@
 //===- Report.c - Timing, the FMA peak rows and the tables ----------------===//
 
-#define _POSIX_C_SOURCE 200809L
-
 #include "Report.h"
+#include "Timing.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double seconds(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
-}
-
-static int compareDoubles(const void *lhs, const void *rhs) {
-  double a = *(const double *)lhs, b = *(const double *)rhs;
-  return (a > b) - (a < b);
-}
 
 //===----------------------------------------------------------------------===//
 // Measuring
@@ -27,19 +14,17 @@ static int compareDoubles(const void *lhs, const void *rhs) {
 
 double timeRun(const Variant *variant, void *state, const MlpProblem *problem,
                int threads) {
-  double start = seconds();
+  double start = benchSeconds();
   if (variant->run(state, problem, threads)) {
     fprintf(stderr, "mlp-cpu: %s failed on %d threads\n", variant->name,
             threads);
     return -1.0;
   }
-  return seconds() - start;
+  return benchSeconds() - start;
 }
 
 Measurement summarizeRuns(double *times, int count, double gflop) {
-  qsort(times, (size_t)count, sizeof(double), compareDoubles);
-  double median = count % 2 ? times[count / 2]
-                            : 0.5 * (times[count / 2 - 1] + times[count / 2]);
+  double median = benchMedian(times, count); // sorts `times`
   return (Measurement){median, gflop / median, gflop / times[count - 1],
                        gflop / times[0], 0.0};
 }
@@ -270,17 +255,16 @@ void printCompileTime(const char *source) {
            COOPVEC_BENCH_OPT, COOPVEC_BENCH_SOURCE_DIR, source);
   double times[3];
   for (int i = 0; i < 3; ++i) {
-    double start = seconds();
+    double start = benchSeconds();
     if (system(command)) {
       printf("compile time of %s: coopvec-opt failed\n", source);
       return;
     }
-    times[i] = seconds() - start;
+    times[i] = benchSeconds() - start;
   }
-  qsort(times, 3, sizeof(double), compareDoubles);
   printf("compile time of %s (coopvec-lower-to-cpu + LLVM -O3 to an object, "
          "median of 3): %.3f s\n",
-         source, times[1]);
+         source, benchMedian(times, 3));
 #else
   (void)source;
 #endif

@@ -31,6 +31,7 @@
 
 #include "Bench.h"
 #include "Report.h"
+#include "Timing.h"
 
 #include <errno.h>
 #include <math.h>
@@ -174,16 +175,9 @@ static int parseOptions(int argc, char **argv, Options *options) {
 // Inputs
 //===----------------------------------------------------------------------===//
 
-static uint64_t splitmix64(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 /// Uniform in [-limit, limit).
 static float uniform(uint64_t *state, float limit) {
-  float unit = (float)(splitmix64(state) >> 40) * 0x1p-24f;
+  float unit = (float)(benchSplitMix64(state) >> 40) * 0x1p-24f;
   return limit * (2.0f * unit - 1.0f);
 }
 

@@ -12,9 +12,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-// clock_gettime(CLOCK_MONOTONIC) is POSIX, not C11.
-#define _POSIX_C_SOURCE 200809L
-
 #include "MlpGpu.h"
 
 #include "Target/NVPTXTarget.h"
@@ -23,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum { kMaxBatches = 8, kMaxWidths = 2, kVariants = 3 };
 
@@ -41,23 +37,6 @@ typedef struct Options {
 //===----------------------------------------------------------------------===//
 // Helpers shared with the variants
 //===----------------------------------------------------------------------===//
-
-double gpuNowSeconds(void) {
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return (double)now.tv_sec + 1e-9 * (double)now.tv_nsec;
-}
-
-static int compareDoubles(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-double gpuMedian(double *values, int count) {
-  qsort(values, (size_t)count, sizeof(double), compareDoubles);
-  return count % 2 ? values[count / 2]
-                   : 0.5 * (values[count / 2 - 1] + values[count / 2]);
-}
 
 bool gpuCheck(const GpuDevice *device, CUresult result, const char *call) {
   if (result == CUDA_SUCCESS)
