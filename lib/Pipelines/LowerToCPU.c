@@ -42,6 +42,7 @@ static void expandLowerToCPU(MlirStringRef options, MlirStringCallback append,
 const CoopvecPipelineDef coopvecLowerToCPUPipelineDef = {
     .argument = "coopvec-lower-to-cpu",
     .description = "Lower coopvec IR to the LLVM dialect for the CPU "
-                   "(convert-coopvec-to-cpu, then upstream passes)",
+                   "(convert-coopvec-to-cpu, then upstream passes). "
+                   "Options: those of convert-coopvec-to-cpu",
     .expand = expandLowerToCPU,
 };

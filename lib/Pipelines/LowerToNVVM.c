@@ -88,6 +88,9 @@ const CoopvecPipelineDef coopvecLowerToNVVMPipelineDef = {
     .description = "Lower coopvec IR to a gpu.binary with PTX for an NVIDIA "
                    "GPU (convert-coopvec-to-gpu, nvvm-attach-target, "
                    "coopvec-prepare-nvvm, then upstream passes; "
-                   "binary=false: stop before gpu-module-to-binary)",
+                   "binary=false: stop before gpu-module-to-binary). "
+                   "Options: chip, features, binary, and those of "
+                   "convert-coopvec-to-gpu (matvec, allow-tf32, block-size, "
+                   "workgroup-memory, register-elements)",
     .expand = expandLowerToNVVM,
 };

@@ -238,7 +238,11 @@ const CoopvecPipelineDef coopvecLowerToSPIRVPipelineDef = {
                    "convert-coopvec-to-gpu, coopvec-prepare-spirv, "
                    "convert-gpu-to-spirv, coopvec-nest-spirv, "
                    "coopvec-finish-spirv; binary=false: stop before "
-                   "gpu-module-to-binary)",
+                   "gpu-module-to-binary). Options: mode, "
+                   "device-cooperative-matrix, subgroup-size, block-size, "
+                   "workgroup-memory, atomic-float, "
+                   "cooperative-matrix-shapes, "
+                   "signed-zero-inf-nan-preserve, denorm-preserve, binary",
     .expand = expandLowerToSPIRV,
     .check = checkLowerToSPIRV,
 };
