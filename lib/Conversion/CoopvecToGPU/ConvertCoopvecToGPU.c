@@ -46,7 +46,9 @@ typedef struct ConvertOptions {
 enum {
   MAX_BLOCK_SIZE = 1024,
   MAX_WORKGROUP_MEMORY = 1 << 20,
-  MAX_REGISTER_ELEMENTS = 1024
+  MAX_REGISTER_ELEMENTS = 1024,
+  GPU_REGISTER_ELEMENTS_MMA = 128,
+  GPU_REGISTER_ELEMENTS_SIMT = 32
 };
 
 static const CoopvecThreadMapping gpuMapping;
@@ -109,11 +111,13 @@ static void resolveOptions(const ConvertOptions *options, GPUConfig *config,
                          "0 to %d bytes",
                          (long long)options->workgroupMemory,
                          MAX_WORKGROUP_MEMORY);
-  else if (options->registerElements < 1 ||
+  else if (options->registerElements < 0 ||
            options->registerElements > MAX_REGISTER_ELEMENTS)
-    coopvecBufferAppendf(
-        message, "register-elements=%lld is out of range; use 1 to %d",
-        (long long)options->registerElements, MAX_REGISTER_ELEMENTS);
+    coopvecBufferAppendf(message,
+                         "register-elements=%lld is out of range; use 1 to "
+                         "%d, or 0 for the kernel's default",
+                         (long long)options->registerElements,
+                         MAX_REGISTER_ELEMENTS);
 }
 
 //===----------------------------------------------------------------------===//
@@ -322,6 +326,21 @@ static void mapArguments(GPULowering *l, MlirBlock original) {
   }
 }
 
+/// Which vecs stay in SSA form (registers): the option, or by default 128
+/// elements in a kernel whose matvecs all run on tensor cores and 32 in
+/// others. Wider vecs live in per-thread arrays, which NVIDIA puts in local
+/// memory: 128 made the f16 MLPs of bench/mlp-gpu.mlir 6-9x faster on an
+/// H200. A `simt` matvec of vecs in registers is unrolled over inputs and
+/// outputs (16K FMAs for 128 x 128), which the driver's JIT takes minutes
+/// over, hence 32 where one is planned.
+static int64_t registerElementsFor(const GPUConfig *config,
+                                   const GPUPlan *plan) {
+  if (config->registerElements > 0)
+    return config->registerElements;
+  return plan->simtMatvecs ? GPU_REGISTER_ELEMENTS_SIMT
+                           : GPU_REGISTER_ELEMENTS_MMA;
+}
+
 /// Builds @f_kernel from the checked per-thread function `func`, then
 /// erases `func`.
 static bool lowerFunction(MlirOperation gpuModule, MlirOperation func,
@@ -332,9 +351,8 @@ static bool lowerFunction(MlirOperation gpuModule, MlirOperation func,
   memset(&l, 0, sizeof(l));
   l.config = config;
   l.plan = plan;
-  // The option decides which vecs stay in SSA form (registers).
   CoopvecThreadMapping mapping = gpuMapping;
-  mapping.ssaMaxElements = config->registerElements;
+  mapping.ssaMaxElements = registerElementsFor(config, plan);
   coopvecPerThreadInit(&l.p, ctx, &mapping, &l, mlirF32TypeGet(ctx));
   MlirOperation kernel = createKernel(gpuModule, func, config, plan);
   l.entryBlock = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
@@ -426,10 +444,11 @@ static const CoopvecPassOption convertOptions[] = {
      "bytes of workgroup memory the tensor-core staging of a kernel may use "
      "(48 KiB: the static shared memory of every NVIDIA GPU)"},
     {"register-elements", CoopvecOptionInt,
-     offsetof(ConvertOptions, registerElements), "32",
+     offsetof(ConvertOptions, registerElements), "0",
      "vecs of at most this many elements are kept in SSA values (registers) "
      "and their ops unrolled; wider ones live in per-thread arrays (local "
-     "memory on NVIDIA) with element loops"},
+     "memory on NVIDIA) with element loops. 0: 128 in a kernel whose "
+     "matvecs all run on tensor cores, 32 in others"},
     {"builtin-lane-id", CoopvecOptionBool,
      offsetof(ConvertOptions, builtinLaneId), "false",
      "the training ops elect lane 0 of each subgroup by gpu.lane_id (the "

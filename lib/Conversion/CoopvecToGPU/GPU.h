@@ -39,7 +39,7 @@ typedef struct GPUConfig {
   int64_t blockSize;        // threads per workgroup
   int64_t subgroupSize;     // threads per subgroup (an NVIDIA warp: 32)
   int64_t workgroupMemory;  // bytes the tensor-core staging may use
-  int64_t registerElements; // vecs up to this size stay in SSA values
+  int64_t registerElements; // vecs up to this size stay in SSA; 0: auto
   bool builtinLaneId;       // leader: gpu.lane_id == 0 (any subgroup size)
 } GPUConfig;
 
@@ -55,6 +55,7 @@ typedef struct GPUStaging {
 typedef struct GPUPlan {
   CoopvecPointerMap schedules; // coopvec.matvec op -> GPUSchedule
   GPUStaging staging;
+  bool simtMatvecs; // some matvec runs as per-thread FMA loops
 } GPUPlan;
 
 int64_t gpuStagingBytes(const GPUStaging *staging);

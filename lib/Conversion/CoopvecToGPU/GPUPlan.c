@@ -109,6 +109,7 @@ static bool planMatvec(MlirOperation op, const GPUConfig *config,
     }
   }
   coopvecPointerMapInsert(&plan->schedules, op.ptr, schedule);
+  plan->simtMatvecs |= schedule == GPUScheduleSIMT;
   return true;
 }
 

@@ -20,7 +20,7 @@
 // RUN: not coopvec-opt --split-input-file --convert-coopvec-to-gpu="subgroup-size=24" %s 2>&1 | FileCheck %s --check-prefix=SUBGROUP
 // RUN: not coopvec-opt --split-input-file --convert-coopvec-to-gpu="workgroup-memory=-1" %s 2>&1 | FileCheck %s --check-prefix=MEMORY
 // RUN: not coopvec-opt --split-input-file --convert-coopvec-to-gpu="allow-tf32=maybe" %s 2>&1 | FileCheck %s --check-prefix=TF32
-// RUN: not coopvec-opt --split-input-file --convert-coopvec-to-gpu="register-elements=0" %s 2>&1 | FileCheck %s --check-prefix=REGS-SMALL
+// RUN: not coopvec-opt --split-input-file --convert-coopvec-to-gpu="register-elements=-1" %s 2>&1 | FileCheck %s --check-prefix=REGS-SMALL
 // RUN: not coopvec-opt --split-input-file --convert-coopvec-to-gpu="register-elements=1025" %s 2>&1 | FileCheck %s --check-prefix=REGS-LARGE
 // RUN: not coopvec-opt --split-input-file --convert-coopvec-to-gpu="lanes=4" %s 2>&1 | FileCheck %s --check-prefix=OPTION
 // MODE: error: matvec=wmma is not a schedule; use mma, simt or auto (in convert-coopvec-to-gpu)
@@ -29,8 +29,8 @@
 // BLOCK-SMALL: error: block-size=16 must be a multiple of subgroup-size=32, at most 1024 (in convert-coopvec-to-gpu)
 // SUBGROUP: error: subgroup-size=24 must be a power of two from 4 to 128 (in convert-coopvec-to-gpu)
 // MEMORY: error: workgroup-memory=-1 is out of range; use 0 to 1048576 bytes (in convert-coopvec-to-gpu)
-// REGS-SMALL: error: register-elements=0 is out of range; use 1 to 1024 (in convert-coopvec-to-gpu)
-// REGS-LARGE: error: register-elements=1025 is out of range; use 1 to 1024 (in convert-coopvec-to-gpu)
+// REGS-SMALL: error: register-elements=-1 is out of range; use 1 to 1024, or 0 for the kernel's default (in convert-coopvec-to-gpu)
+// REGS-LARGE: error: register-elements=1025 is out of range; use 1 to 1024, or 0 for the kernel's default (in convert-coopvec-to-gpu)
 // TF32: error: invalid value 'maybe' for option 'allow-tf32' of pass 'convert-coopvec-to-gpu': expected a boolean (true/false)
 // OPTION: error: pass 'convert-coopvec-to-gpu' has no option 'lanes'
 // An option error is reported once per run, before any function is looked

@@ -627,27 +627,40 @@ func.func @second(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
 
 // -----
 
-// A vec wider than register-elements (default 32) lives in a per-thread
-// array with element loops; with register-elements=40 its 40 elements are
-// SSA values and the max is unrolled.
+// Which vecs stay in registers (register-elements): by default 128
+// elements in a kernel without simt matvecs (@wide_max has none), 32 in one
+// with a simt matvec (@wide_simt: f32 without allow-tf32); wider vecs live
+// in per-thread arrays with element loops. register-elements=40 keeps both
+// kernels' 40-element vecs in SSA values.
 // CHECK-LABEL: gpu.func @wide_max_kernel(
+// CHECK-NOT:     memref.alloca
+// CHECK-NOT:     scf.for
+// CHECK-COUNT-40: memref.load %{{.*}} : memref<?xf32>
+// CHECK-NOT:     scf.for
+// CHECK-COUNT-40: memref.store %{{.*}} : memref<?xf32>
+// CHECK-NOT:     memref.alloca
+// CHECK:         gpu.return
+// CHECK-LABEL: gpu.func @wide_simt_kernel(
 // CHECK-DAG:     %[[IN:.*]] = memref.alloca() {alignment = 16 : i64} : memref<40xf32>
-// CHECK-DAG:     %[[OUT:.*]] = memref.alloca() {alignment = 16 : i64} : memref<40xf32>
 // CHECK:         scf.for %[[I:.*]] = %{{.*}} to %[[C40:.*]] step %{{.*}} {
 // CHECK:           memref.store %{{.*}}, %[[IN]][%[[I]]] : memref<40xf32>
-// CHECK:         scf.for %[[J:.*]] = %{{.*}} to %[[C40]] step %{{.*}} {
-// CHECK-NEXT:      %[[E:.*]] = memref.load %[[IN]][%[[J]]] : memref<40xf32>
-// CHECK:           memref.store %{{.*}}, %[[OUT]][%[[J]]] : memref<40xf32>
 // CHECK:         gpu.return
 // REGS-LABEL: gpu.func @wide_max_kernel(
 // REGS-NOT:     memref.alloca
-// REGS-NOT:     scf.for
+// REGS:         gpu.return
+// REGS-LABEL: gpu.func @wide_simt_kernel(
+// REGS-NOT:     memref.alloca
 // REGS-COUNT-40: memref.load %{{.*}} : memref<?xf32>
-// REGS-NOT:     scf.for
-// REGS-COUNT-40: memref.store %{{.*}} : memref<?xf32>
+// REGS:         math.fma
 // REGS-NOT:     memref.alloca
 // REGS:         gpu.return
 func.func @wide_max(%x: !coopvec.vec<40, f32>, %s: f32) -> !coopvec.vec<40, f32> {
   %y = "coopvec.max"(%x, %s) : (!coopvec.vec<40, f32>, f32) -> !coopvec.vec<40, f32>
   return %y : !coopvec.vec<40, f32>
+}
+
+func.func @wide_simt(%x: !coopvec.vec<40, f32>, %w: memref<?xf32>) -> !coopvec.vec<2, f32> {
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<2, 40, f32, "row_major">
+  %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<2, 40, f32, "row_major">, !coopvec.vec<40, f32>) -> !coopvec.vec<2, f32>
+  return %y : !coopvec.vec<2, f32>
 }
