@@ -21,7 +21,7 @@
 // The pipelines name their options.
 // HELP-DAG: Options: chip, features, binary, and those of convert-coopvec-to-gpu (matvec, allow-tf32, block-size, workgroup-memory, register-elements)
 // HELP-DAG: Options: mode, device-cooperative-matrix, subgroup-size, block-size, workgroup-memory, atomic-float, cooperative-matrix-shapes, signed-zero-inf-nan-preserve, denorm-preserve, binary
-// HELP-DAG: register-elements=<int> (default: 32)
+// HELP-DAG: register-elements=<int> (default: 0)
 // HELP: UPSTREAM PASSES
 // HELP: EXIT STATUS
 
