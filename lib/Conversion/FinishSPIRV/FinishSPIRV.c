@@ -323,10 +323,11 @@ typedef struct FinishOptions {
 } FinishOptions;
 
 /// `spirv.ExecutionMode @fn "<modeName>", <width>` (32, and 16 when the
-/// module has f16 values) for every entry point, at the end of the module.
-static void appendFloatControl(MlirOperation module, const char *modeName) {
+/// module has f16 values: `hasF16`) for every entry point, at the end of
+/// the module.
+static void appendFloatControl(MlirOperation module, const char *modeName,
+                               bool hasF16) {
   MlirContext ctx = mlirOperationGetContext(module);
-  bool hasF16 = coopvecHoldsF16(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   char text[64];
   snprintf(text, sizeof(text), "#spirv.execution_mode<%s>", modeName);
@@ -366,10 +367,13 @@ static void runFinish(MlirOperation module, MlirExternalPass pass,
   const FinishOptions *finish = options;
   OpList list = {NULL, 0, 0};
   mlirOperationWalk(module, visitOp, &list, MlirWalkPreOrder);
+  // One walk for f16 values serves both float controls.
+  bool hasF16 = (finish->signedZeroInfNanPreserve || finish->denormPreserve) &&
+                coopvecHoldsF16(module);
   if (finish->signedZeroInfNanPreserve)
-    appendFloatControl(module, "SignedZeroInfNanPreserve");
+    appendFloatControl(module, "SignedZeroInfNanPreserve", hasF16);
   if (finish->denormPreserve)
-    appendFloatControl(module, "DenormPreserve");
+    appendFloatControl(module, "DenormPreserve", hasF16);
   bool ok = true;
   for (intptr_t i = 0; ok && i < list.count; ++i)
     ok = rewritePlaceholder(module, list.ops[i]);
