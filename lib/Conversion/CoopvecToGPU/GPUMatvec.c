@@ -212,25 +212,24 @@ static void multiplyRowTile(GPULowering *l, const Matvec *m, int64_t first) {
 /// The sum of the zero products W(16 tile + j, k) x_k alone, from -0.0,
 /// for j < count, read from the staged input row and weight slice: -0.0
 /// exactly when every product is -0.0. The loop runs only for a thread
-/// with a zero among `values` (its trip count is 0 otherwise).
+/// with a zero result (`isZero[j]`; its trip count is 0 otherwise).
 static void sumZeroProducts(GPULowering *l, const Matvec *m,
-                            const MlirValue *values, int64_t count,
+                            const MlirValue *isZero, int64_t count,
                             MlirValue *sums) {
   CoopvecBuilder *b = &l->p.body;
   MlirValue zero = coopvecPerThreadConstant(&l->p, 0.0);
-  MlirValue anyZero = zero;
+  MlirValue anyZero = isZero[0];
   for (int64_t j = 0; j < count; ++j) {
-    MlirValue isZero = coopvecBuildCmpF(b, COOPVEC_CMPF_OEQ, values[j], zero);
-    anyZero =
-        j ? coopvecBuildBinaryOp(b, "arith.ori", anyZero, isZero) : isZero;
+    if (j)
+      anyZero = coopvecBuildBinaryOp(b, "arith.ori", anyZero, isZero[j]);
     sums[j] = coopvecPerThreadConstant(&l->p, -0.0);
   }
   MlirValue trips = coopvecBuildSelect(
       b, anyZero, indexConstant(l, m->numInputs), indexConstant(l, 0));
+  MlirValue rowStart = mulIndex(l, b, l->threadInBlock, m->paddedInputs);
   CoopvecLoop loop = coopvecBuildFor(b, indexConstant(l, 0), trips,
                                      indexConstant(l, 1), count, sums);
   CoopvecBuilder *in = &loop.body;
-  MlirValue rowStart = mulIndex(l, in, l->threadInBlock, m->paddedInputs);
   MlirValue x = coopvecWidenToF32(
       in, coopvecBuildMemrefLoad(in, m->inputBuffer,
                                  addIndex(in, rowStart, loop.inductionVar)));
@@ -241,10 +240,11 @@ static void sumZeroProducts(GPULowering *l, const Matvec *m,
                                          gpuAddIndex(l, in, sliceRow, j));
     MlirValue product =
         coopvecBuildBinaryOp(in, "arith.mulf", coopvecWidenToF32(in, w), x);
-    MlirValue isZero = coopvecBuildCmpF(in, COOPVEC_CMPF_OEQ, product, zero);
-    next[j] =
-        coopvecBuildBinaryOp(in, "arith.addf", coopvecLoopIterArg(&loop, j),
-                             coopvecBuildSelect(in, isZero, product, zero));
+    MlirValue productIsZero =
+        coopvecBuildCmpF(in, COOPVEC_CMPF_OEQ, product, zero);
+    next[j] = coopvecBuildBinaryOp(
+        in, "arith.addf", coopvecLoopIterArg(&loop, j),
+        coopvecBuildSelect(in, productIsZero, product, zero));
   }
   coopvecFinishFor(&loop, count, next);
   for (int64_t j = 0; j < count; ++j)
@@ -258,13 +258,13 @@ static void sumZeroProducts(GPULowering *l, const Matvec *m,
 static void fixZeroSigns(GPULowering *l, const Matvec *m, MlirValue *values,
                          int64_t count) {
   CoopvecBuilder *b = &l->p.body;
-  MlirValue sums[GPU_MMA_TILE];
-  sumZeroProducts(l, m, values, count, sums);
   MlirValue zero = coopvecPerThreadConstant(&l->p, 0.0);
+  MlirValue isZero[GPU_MMA_TILE] = {{NULL}}, sums[GPU_MMA_TILE];
   for (int64_t j = 0; j < count; ++j)
-    values[j] = coopvecBuildSelect(
-        b, coopvecBuildCmpF(b, COOPVEC_CMPF_OEQ, values[j], zero), sums[j],
-        values[j]);
+    isZero[j] = coopvecBuildCmpF(b, COOPVEC_CMPF_OEQ, values[j], zero);
+  sumZeroProducts(l, m, isZero, count, sums);
+  for (int64_t j = 0; j < count; ++j)
+    values[j] = coopvecBuildSelect(b, isZero[j], sums[j], values[j]);
 }
 
 /// Every thread reads its row of output tile `tile` from Y.

@@ -193,8 +193,8 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK-COUNT-6: memref.load %[[YS]]
 // CHECK-NEXT:    %[[Z0:.*]] = arith.cmpf oeq, %[[Y0]], %[[ZERO:.*]] : f32
 // CHECK:         %[[TRIPS:.*]] = arith.select %{{.*}}, %[[C3]], %{{.*}} : index
+// CHECK-NEXT:    %[[XROW:.*]] = arith.muli %[[TID]], %[[C16]] : index
 // CHECK-NEXT:    %[[SUMS:.*]]:7 = scf.for %[[KZ:.*]] = %{{.*}} to %[[TRIPS]] step %{{.*}} iter_args(%[[S0:[^ ]*]] = %[[NEGZERO]], {{.*}}) -> (f32, f32, f32, f32, f32, f32, f32) {
-// CHECK-NEXT:      %[[XROW:.*]] = arith.muli %[[TID]], %[[C16]] : index
 // CHECK-NEXT:      %[[XAT:.*]] = arith.addi %[[XROW]], %[[KZ]] : index
 // CHECK-NEXT:      %[[XK:.*]] = memref.load %[[XS]][%[[XAT]]] : memref<1024xf16, 3>
 // CHECK-NEXT:      %[[XK32:.*]] = arith.extf %[[XK]] : f16 to f32
@@ -207,8 +207,7 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK-NEXT:      %[[S0NEXT:.*]] = arith.addf %[[S0]], %[[KEEP]] : f32
 // CHECK:           scf.yield %[[S0NEXT]], {{.*}} : f32, f32, f32, f32, f32, f32, f32
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %[[ZA:.*]] = arith.cmpf oeq, %[[Y0]], %[[ZERO]] : f32
-// CHECK-NEXT:    %[[F0:.*]] = arith.select %[[ZA]], %[[SUMS]]#0, %[[Y0]] : f32
+// CHECK-NEXT:    %[[F0:.*]] = arith.select %[[Z0]], %[[SUMS]]#0, %[[Y0]] : f32
 // CHECK:         %[[R0:.*]] = arith.addf %[[F0]], %{{.*}} : f32
 // CHECK-COUNT-6: arith.addf
 // CHECK-NEXT:    scf.if
