@@ -404,9 +404,7 @@ bool gpuLowerMatvec(CoopvecPerThread *p, MlirOperation op) {
   if (coopvecWantsTile(p, m.numOutputs))
     m.tile = coopvecTileFor(p, op, m.numOutputs, 0x4);
   else
-    m.values = calloc((size_t)m.numOutputs, sizeof(MlirValue));
-  if (mlirValueIsNull(m.tile) && !m.values)
-    abort();
+    m.values = coopvecAllocValues(m.numOutputs);
   if (m.schedule == GPUScheduleSIMT)
     emitSIMTMatvec(l, &m);
   else

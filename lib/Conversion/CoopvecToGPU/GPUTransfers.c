@@ -97,9 +97,7 @@ void gpuLoadVecArgument(GPULowering *l, MlirValue arg, MlirValue buffer) {
   intptr_t size = coopvecVecSizeOf(arg);
   MlirValue rowStart = gpuMulIndex(l, &p->body, l->row, size);
   if (!coopvecWantsTile(p, size)) {
-    MlirValue *values = calloc((size_t)size + 1, sizeof(MlirValue));
-    if (!values)
-      abort();
+    MlirValue *values = coopvecAllocValues(size);
     for (intptr_t i = 0; i < size; ++i)
       values[i] = loadArgumentElement(l, &p->body, buffer, rowStart,
                                       indexConstant(l, i));

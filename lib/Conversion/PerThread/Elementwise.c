@@ -18,13 +18,6 @@
 
 #include <stdlib.h>
 
-static MlirValue *allocValues(intptr_t count) {
-  MlirValue *values = calloc((size_t)(count ? count : 1), sizeof(MlirValue));
-  if (!values)
-    abort();
-  return values;
-}
-
 /// Where an element function computes: at `b`, element `index` (an index
 /// value); `constant` is the element's number when unrolled into SSA form
 /// and -1 inside an element loop.
@@ -61,7 +54,7 @@ static bool mapElementwise(CoopvecPerThread *p, MlirOperation op,
                            unsigned inPlace, ElementFn fn, const void *state) {
   MlirValue result = mlirOperationGetResult(op, 0);
   if (!useElementLoop(p, op, count)) {
-    MlirValue *values = allocValues(count);
+    MlirValue *values = coopvecAllocValues(count);
     for (intptr_t i = 0; i < count; ++i) {
       ElementAt at = {&p->body, coopvecPerThreadIndex(p, i), i};
       values[i] = fn(p, op, at, state);
@@ -162,7 +155,7 @@ bool coopvecLowerElementwiseOp(CoopvecPerThread *p, MlirOperation op) {
 
 static bool lowerFromElements(CoopvecPerThread *p, MlirOperation op) {
   intptr_t size = mlirOperationGetNumOperands(op);
-  MlirValue *values = allocValues(size);
+  MlirValue *values = coopvecAllocValues(size);
   for (intptr_t i = 0; i < size; ++i)
     values[i] = coopvecOperandElement(p, mlirOperationGetOperand(op, i), 0);
   MlirValue result = mlirOperationGetResult(op, 0);

@@ -71,6 +71,13 @@ static CoopvecTile *freeTile(CoopvecPerThread *p, int64_t rows) {
   return tile;
 }
 
+MlirValue *coopvecAllocValues(intptr_t count) {
+  MlirValue *values = calloc((size_t)(count ? count : 1), sizeof(MlirValue));
+  if (!values)
+    abort();
+  return values;
+}
+
 bool coopvecWantsTile(const CoopvecPerThread *p, intptr_t count) {
   return p->mapping->allocTile && count > p->mapping->ssaMaxElements;
 }
