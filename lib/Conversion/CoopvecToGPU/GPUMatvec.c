@@ -405,6 +405,8 @@ bool gpuLowerMatvec(CoopvecPerThread *p, MlirOperation op) {
     m.tile = coopvecTileFor(p, op, m.numOutputs, 0x4);
   else
     m.values = coopvecAllocValues(m.numOutputs);
+  if (mlirValueIsNull(m.tile) && !m.values)
+    abort(); // coopvecTileFor made no tile
   if (m.schedule == GPUScheduleSIMT)
     emitSIMTMatvec(l, &m);
   else

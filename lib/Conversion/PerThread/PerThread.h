@@ -151,8 +151,9 @@ void coopvecPerThreadFree(CoopvecPerThread *p);
 bool coopvecPerThreadLowerBlock(CoopvecPerThread *p, MlirBlock block);
 
 /// Records that `key` is represented by `count` SSA element values (copied).
-/// An array of `count` null values (at least one); out of memory aborts.
-MlirValue *coopvecAllocValues(intptr_t count);
+/// An array of `count` null values (at least one); out of memory aborts,
+/// so the result is never NULL.
+__attribute__((returns_nonnull)) MlirValue *coopvecAllocValues(intptr_t count);
 void coopvecMapElements(CoopvecPerThread *p, MlirValue key, intptr_t count,
                         const MlirValue *values);
 /// Records that every one of the `count` elements of `key` is `value`.
