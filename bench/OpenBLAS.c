@@ -178,8 +178,10 @@ static int tiledRun(void *opaque, const MlpProblem *problem, int threads) {
 
 const char *openblasDescription(void) {
   static char description[256];
-  snprintf(description, sizeof(description), "%s; kernels: %s",
-           openblas_get_config(), openblas_get_corename());
+  const char *timeout = getenv("OPENBLAS_THREAD_TIMEOUT");
+  snprintf(description, sizeof(description),
+           "%s; kernels: %s; OPENBLAS_THREAD_TIMEOUT=%s", openblas_get_config(),
+           openblas_get_corename(), timeout ? timeout : "(unset)");
   return description;
 }
 

@@ -16,6 +16,9 @@
 //                     OPENBLAS_CORETYPE, set before they load: mlp-cpu runs
 //                     itself again), every % of the 256-bit FMA peak
 //
+// mlp-cpu always runs itself again once, with OPENBLAS_THREAD_TIMEOUT=4
+// unless it is set: see setLibraryEnvironment.
+//
 // For each workload: times coopvec and the baselines on 1 and 2 threads next
 // to the measured FMA peak, checks every output against plain C, prints one
 // Markdown table (medians of the repetitions after one warm-up run; the FMA
@@ -465,24 +468,34 @@ static int runWorkload(const Options *options, const MlpWorkload *workload) {
 // main
 //===----------------------------------------------------------------------===//
 
-/// The libraries read which kernels to use when they load, before main:
-/// --isa=avx2 sets their variables and runs mlp-cpu again. Returns only if
-/// that is done (0) or impossible (-1).
-static int restrictLibrariesToAvx2(char **argv) {
-  static const char *const variables[][2] = {{"DNNL_MAX_CPU_ISA", "AVX2"},
-                                             {"LIBXSMM_TARGET", "hsw"},
-                                             {"OPENBLAS_CORETYPE", "Haswell"}};
-  if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
+/// The libraries read their settings when they load, before main, so
+/// mlp-cpu sets them and runs itself again. Always: OpenBLAS's idle workers
+/// sleep at once (OPENBLAS_THREAD_TIMEOUT=4, 2^4 cycles) instead of
+/// spinning with sched_yield for 2^28 cycles after each call, which took a
+/// core from whichever variant the round robin timed next: coopvec's
+/// 2-thread runs lost up to half of their speed after the 2-thread
+/// `openblas` variant.
+/// --isa=avx2 also holds the libraries to AVX2. Returns only if that is
+/// done (0) or impossible (-1).
+static int setLibraryEnvironment(char **argv, int avx2) {
+  static const char *const avx2Variables[][2] = {
+      {"DNNL_MAX_CPU_ISA", "AVX2"},
+      {"LIBXSMM_TARGET", "hsw"},
+      {"OPENBLAS_CORETYPE", "Haswell"}};
+  if (avx2 &&
+      (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma"))) {
     fprintf(stderr, "mlp-cpu: error: --isa=avx2 needs a CPU with AVX2 and "
                     "FMA\n");
     return -1;
   }
+  const char *isa = avx2 ? "avx2" : "native";
   const char *done = getenv("COOPVEC_BENCH_ISA");
-  if (done && !strcmp(done, "avx2"))
+  if (done && !strcmp(done, isa))
     return 0;
-  for (int i = 0; i < 3; ++i)
-    setenv(variables[i][0], variables[i][1], 1);
-  setenv("COOPVEC_BENCH_ISA", "avx2", 1);
+  setenv("OPENBLAS_THREAD_TIMEOUT", "4", 0); // the user's value wins
+  for (int i = 0; avx2 && i < 3; ++i)
+    setenv(avx2Variables[i][0], avx2Variables[i][1], 1);
+  setenv("COOPVEC_BENCH_ISA", isa, 1);
   execv("/proc/self/exe", argv);
   fprintf(stderr, "mlp-cpu: error: cannot run itself again: %s\n",
           strerror(errno));
@@ -493,7 +506,7 @@ int main(int argc, char **argv) {
   Options options;
   if (parseOptions(argc, argv, &options))
     return 2;
-  if (options.avx2 && restrictLibrariesToAvx2(argv))
+  if (setLibraryEnvironment(argv, options.avx2))
     return 2;
   printHeader((int)options.repetitions, PLAIN_REPETITIONS,
               options.avx2 ? "isa: avx2 (coopvec for haswell; "
