@@ -84,6 +84,12 @@ int runParallel(int threads, int64_t count,
                              int64_t end),
                 void *context);
 
+/// The first ISA extension that the benchmark's C code was built for
+/// (COOPVEC_BENCH_MARCH: AVX2, FMA, F16C, AVX-512 F/BW/DQ/VL, AVX512-FP16)
+/// and this CPU lacks, or NULL. A benchmark built for another CPU says so
+/// instead of dying of SIGILL.
+const char *mlpMissingIsa(void);
+
 /// f16 <-> f32 (F16C when the compiler has it): `count` elements.
 void widenHalves(const uint16_t *from, float *to, int64_t count);
 void narrowFloats(const float *from, uint16_t *to, int64_t count);

@@ -100,6 +100,51 @@ int mlpElementBytes(const MlpWorkload *workload) {
 }
 
 //===----------------------------------------------------------------------===//
+// ISA
+//===----------------------------------------------------------------------===//
+
+// This file is compiled with -march=COOPVEC_BENCH_MARCH, so its macros say
+// what the compiler may have used. Only the extensions gcc emits for C code
+// like the benchmark's are checked: -march=sapphirerapids also defines,
+// say, __AVX512VP2INTERSECT__, which Sapphire Rapids itself lacks.
+#define RETURN_IF_MISSING(feature)                                             \
+  do {                                                                         \
+    if (!__builtin_cpu_supports(feature))                                      \
+      return feature;                                                          \
+  } while (0)
+
+const char *mlpMissingIsa(void) {
+  __builtin_cpu_init();
+#if defined(__AVX2__)
+  RETURN_IF_MISSING("avx2");
+#endif
+#if defined(__FMA__)
+  RETURN_IF_MISSING("fma");
+#endif
+#if defined(__F16C__)
+  RETURN_IF_MISSING("f16c");
+#endif
+#if defined(__AVX512F__)
+  RETURN_IF_MISSING("avx512f");
+#endif
+#if defined(__AVX512BW__)
+  RETURN_IF_MISSING("avx512bw");
+#endif
+#if defined(__AVX512DQ__)
+  RETURN_IF_MISSING("avx512dq");
+#endif
+#if defined(__AVX512VL__)
+  RETURN_IF_MISSING("avx512vl");
+#endif
+#if defined(__AVX512FP16__)
+  RETURN_IF_MISSING("avx512fp16");
+#endif
+  return NULL;
+}
+
+#undef RETURN_IF_MISSING
+
+//===----------------------------------------------------------------------===//
 // Threads
 //===----------------------------------------------------------------------===//
 

@@ -506,6 +506,14 @@ int main(int argc, char **argv) {
   Options options;
   if (parseOptions(argc, argv, &options))
     return 2;
+  const char *missing = mlpMissingIsa();
+  if (missing) {
+    fprintf(stderr,
+            "mlp-cpu: error: built for a CPU with %s, which this one lacks "
+            "(COOPVEC_BENCH_MARCH, docs/performance.md)\n",
+            missing);
+    return 2;
+  }
   if (setLibraryEnvironment(argv, options.avx2))
     return 2;
   printHeader((int)options.repetitions, PLAIN_REPETITIONS,
