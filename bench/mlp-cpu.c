@@ -493,7 +493,8 @@ static int setLibraryEnvironment(char **argv, int avx2) {
   if (done && !strcmp(done, isa))
     return 0;
   setenv("OPENBLAS_THREAD_TIMEOUT", "4", 0); // the user's value wins
-  for (int i = 0; avx2 && i < 3; ++i)
+  for (size_t i = 0; avx2 && i < sizeof(avx2Variables) / sizeof(*avx2Variables);
+       ++i)
     setenv(avx2Variables[i][0], avx2Variables[i][1], 1);
   setenv("COOPVEC_BENCH_ISA", isa, 1);
   execv("/proc/self/exe", argv);

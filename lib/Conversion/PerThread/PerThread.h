@@ -150,10 +150,10 @@ void coopvecPerThreadFree(CoopvecPerThread *p);
 /// terminator) in order. Returns false after emitting an error at an op.
 bool coopvecPerThreadLowerBlock(CoopvecPerThread *p, MlirBlock block);
 
-/// Records that `key` is represented by `count` SSA element values (copied).
 /// An array of `count` null values (at least one); out of memory aborts,
 /// so the result is never NULL.
 __attribute__((returns_nonnull)) MlirValue *coopvecAllocValues(intptr_t count);
+/// Records that `key` is represented by `count` SSA element values (copied).
 void coopvecMapElements(CoopvecPerThread *p, MlirValue key, intptr_t count,
                         const MlirValue *values);
 /// Records that every one of the `count` elements of `key` is `value`.
