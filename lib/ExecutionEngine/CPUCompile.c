@@ -251,6 +251,8 @@ CoopvecStatus coopvecCPUCompile(CoopvecEngine *engine) {
   if (status == CoopvecStatusSuccess)
     status = checkHost(engine, module);
   if (status == CoopvecStatusSuccess)
+    coopvecEngineCollectChecks(engine, module, "_batched");
+  if (status == CoopvecStatusSuccess)
     status = jit(engine, module);
   // The JIT holds its own LLVM module; the lowered clone can go.
   mlirOperationDestroy(module);
@@ -264,6 +266,7 @@ bool coopvecCPUIsCompiled(const CoopvecEngine *engine) {
 }
 
 void coopvecCPUDestroy(CoopvecEngine *engine) {
+  coopvecEngineFreeChecks(engine);
   if (!mlirExecutionEngineIsNull(engine->jit))
     mlirExecutionEngineDestroy(engine->jit);
   engine->jit = (MlirExecutionEngine){NULL};

@@ -62,10 +62,13 @@ static CoopvecStatus resolveEntry(CoopvecFunction *function) {
 // Calls
 //===----------------------------------------------------------------------===//
 
-/// One call of the entry point: threads [start, start + n).
+/// One call of the entry point: threads [start, start + n), with its own
+/// status words when the function checks accesses at run time (Status.c;
+/// its thread numbers count from `start`).
 typedef struct Call {
   CoopvecPackedFunction entry;
-  int64_t n;
+  int64_t n, start;
+  int64_t status[2];
   MemRef1D *descriptors;
   MemRef1D **pointers;
   void **packed;
@@ -94,16 +97,28 @@ static void bindSlot(Call *call, intptr_t slot, const CoopvecValueInfo *info,
   call->packed[slot] = &call->pointers[slot];
 }
 
+/// The trailing status argument: count 0, no first access yet.
+static void bindStatus(Call *call, intptr_t slot) {
+  call->status[0] = 0;
+  call->status[1] = INT64_MAX;
+  call->descriptors[slot] = (MemRef1D){call->status, call->status, 0, {2}, {1}};
+  call->pointers[slot] = &call->descriptors[slot];
+  call->packed[slot] = &call->pointers[slot];
+}
+
 static void bindCall(Call *call, const CoopvecFunction *function,
                      const CoopvecArray *args, const CoopvecArray *results,
-                     int64_t start) {
+                     int64_t start, bool checked) {
   call->entry = function->entry;
+  call->start = start;
   call->packed[0] = &call->n;
   for (intptr_t i = 0; i < function->numArgs; ++i)
     bindSlot(call, 1 + i, &function->args[i], &args[i], start);
   for (intptr_t i = 0; i < function->numResults; ++i)
     bindSlot(call, 1 + function->numArgs + i, &function->results[i],
              &results[i], start);
+  if (checked)
+    bindStatus(call, 1 + function->numArgs + function->numResults);
 }
 
 static void runCall(Call *call) { call->entry(call->packed); }
@@ -173,7 +188,7 @@ static intptr_t chunkCount(int64_t total, int threads, int64_t *size) {
 static CoopvecStatus allocatePlan(CoopvecFunction *function, int threads,
                                   Plan *plan) {
   size_t calls = (size_t)plan->numCalls;
-  size_t slots = 1 + (size_t)(function->numArgs + function->numResults);
+  size_t slots = 2 + (size_t)(function->numArgs + function->numResults);
   plan->calls = calloc(calls + 1, sizeof(Call));
   plan->descriptors = calloc(calls * slots + 1, sizeof(MemRef1D));
   plan->pointers = calloc(calls * slots + 1, sizeof(MemRef1D *));
@@ -197,7 +212,8 @@ static CoopvecStatus makePlan(CoopvecFunction *function, int64_t batch,
   plan->numCalls = plan->numParallel + (parallelEnd < batch);
   atomic_init(&plan->next, 0);
   CoopvecStatus status = allocatePlan(function, threads, plan);
-  size_t slots = 1 + (size_t)(function->numArgs + function->numResults);
+  size_t slots = 2 + (size_t)(function->numArgs + function->numResults);
+  bool checked = coopvecEngineChecksOf(function->engine, function->name);
   for (intptr_t i = 0; !status && i < plan->numCalls; ++i) {
     Call *call = &plan->calls[i];
     int64_t start = parallelEnd, end = batch; // the last thread's group
@@ -209,7 +225,7 @@ static CoopvecStatus makePlan(CoopvecFunction *function, int64_t batch,
     call->descriptors = &plan->descriptors[(size_t)i * slots];
     call->pointers = &plan->pointers[(size_t)i * slots];
     call->packed = &plan->packed[(size_t)i * slots];
-    bindCall(call, function, args, results, start);
+    bindCall(call, function, args, results, start, checked);
   }
   return status;
 }
@@ -220,6 +236,22 @@ static void freePlan(Plan *plan) {
   free(plan->pointers);
   free(plan->packed);
   free(plan->threads);
+}
+
+/// The calls' status words together: every call's count, and the first
+/// access by the lowest thread of the batch.
+static CoopvecStatus reportPlan(CoopvecFunction *function, const Plan *plan) {
+  int64_t count = 0, key = INT64_MAX;
+  for (intptr_t i = 0; i < plan->numCalls; ++i) {
+    const Call *call = &plan->calls[i];
+    if (call->status[0] == 0)
+      continue;
+    count += call->status[0];
+    int64_t first = ((call->start + (call->status[1] >> 16)) << 16) |
+                    (call->status[1] & 0xffff);
+    key = first < key ? first : key;
+  }
+  return coopvecEngineReportAccesses(function, count, key);
 }
 
 CoopvecStatus coopvecCPURun(CoopvecFunction *function, int64_t batch,
@@ -233,6 +265,8 @@ CoopvecStatus coopvecCPURun(CoopvecFunction *function, int64_t batch,
     status = makePlan(function, batch, threads, args, results, &plan);
   if (!status)
     runPlan(&plan, threads);
+  if (!status)
+    status = reportPlan(function, &plan);
   freePlan(&plan);
   return status;
 }

@@ -424,6 +424,8 @@ static CoopvecStatus compileOnDevice(CoopvecEngine *engine) {
   CoopvecStatus status = lowerForDevice(engine, module);
   if (!status)
     status = readKernels(engine, module);
+  if (!status)
+    coopvecEngineCollectChecks(engine, module, "_kernel");
   double lowered = nowSeconds();
   CoopvecBuffer ptx = {0};
   if (!status)
@@ -454,6 +456,7 @@ void coopvecCUDADestroy(CoopvecEngine *engine) {
   free(state->kernels);
   free(state);
   engine->backendState = NULL;
+  coopvecEngineFreeChecks(engine);
 }
 
 CoopvecStatus coopvecCUDACompile(CoopvecEngine *engine) {

@@ -43,6 +43,12 @@ typedef struct Launch {
   uint64_t *words;      // per slot: a memref's parameters
   void **params;        // what cuLaunchKernel reads
   int64_t n;
+  /// The status buffer of a kernel that checks accesses at run time
+  /// (Status.c): its words on the host, on the device, its parameters.
+  int64_t *status;
+  intptr_t statusWords;
+  CUdeviceptr statusBuffer;
+  uint64_t statusParams[kMemRefWords];
 } Launch;
 
 static const CoopvecArray *arrayOf(const Launch *launch, intptr_t slot) {
@@ -151,6 +157,55 @@ static void pack(Launch *launch) {
   launch->params[next++] = &launch->n;
   for (intptr_t slot = 0; slot < launch->numSlots; ++slot)
     packSlot(launch, slot, &next);
+  if (!launch->status)
+    return;
+  uint64_t *words = launch->statusParams;
+  words[0] = words[1] = launch->statusBuffer;
+  words[2] = 0;
+  words[3] = (uint64_t)launch->statusWords;
+  words[4] = 1;
+  for (int i = 0; i < kMemRefWords; ++i)
+    launch->params[next++] = &words[i];
+}
+
+//===----------------------------------------------------------------------===//
+// The status buffer
+//===----------------------------------------------------------------------===//
+
+/// No access yet, and the sizes of the kernel's arguments (Status.c).
+static CoopvecStatus uploadStatus(Launch *launch) {
+  const CoopvecFunction *function = launch->function;
+  if (!coopvecEngineChecksOf(function->engine, function->name))
+    return CoopvecStatusSuccess;
+  launch->statusWords = 3 + launch->numSlots;
+  launch->status = calloc((size_t)launch->statusWords, sizeof(int64_t));
+  if (!launch->status)
+    return coopvecEngineFail(function->engine, CoopvecStatusOutOfMemory,
+                             "out of memory");
+  launch->status[1] = INT64_MAX;
+  for (intptr_t slot = 0; slot < launch->numSlots; ++slot)
+    launch->status[3 + slot] = arrayOf(launch, slot)->size;
+  size_t bytes = (size_t)launch->statusWords * sizeof(int64_t);
+  const CoopvecCUDADriver *driver = &launch->state->driver;
+  CUresult result = driver->cuMemAlloc(&launch->statusBuffer, bytes);
+  if (result == CUDA_SUCCESS)
+    result = driver->cuMemcpyHtoD(launch->statusBuffer, launch->status, bytes);
+  if (result == CUDA_SUCCESS)
+    return CoopvecStatusSuccess;
+  return coopvecCUDAFail(function->engine, result, "the status buffer",
+                         CoopvecStatusDeviceError);
+}
+
+static CoopvecStatus downloadStatus(Launch *launch) {
+  if (!launch->status)
+    return CoopvecStatusSuccess;
+  CUresult result = launch->state->driver.cuMemcpyDtoH(
+      launch->status, launch->statusBuffer, 2 * sizeof(int64_t));
+  if (result != CUDA_SUCCESS)
+    return coopvecCUDAFail(launch->function->engine, result,
+                           "the status buffer", CoopvecStatusDeviceError);
+  return coopvecEngineReportAccesses(launch->function, launch->status[0],
+                                     launch->status[1]);
 }
 
 //===----------------------------------------------------------------------===//
@@ -173,7 +228,8 @@ static CoopvecStatus allocateLaunch(Launch *launch) {
   size_t slots = (size_t)launch->numSlots + 1;
   launch->buffers = calloc(slots, sizeof(CUdeviceptr));
   launch->words = calloc(slots * kMemRefWords, sizeof(uint64_t));
-  launch->params = calloc(1 + slots * kMemRefWords, sizeof(void *));
+  // One more memref's parameters for the status buffer.
+  launch->params = calloc(1 + (slots + 1) * kMemRefWords, sizeof(void *));
   if (launch->buffers && launch->words && launch->params)
     return CoopvecStatusSuccess;
   return coopvecEngineFail(launch->function->engine, CoopvecStatusOutOfMemory,
@@ -265,9 +321,13 @@ static CoopvecStatus runLaunch(Launch *launch,
   for (intptr_t slot = 0; !status && slot < launch->numSlots; ++slot)
     status = upload(launch, slot);
   if (!status)
+    status = uploadStatus(launch);
+  if (!status)
     status = launchKernel(launch, kernel);
   for (intptr_t slot = 0; !status && slot < launch->numSlots; ++slot)
     status = download(launch, slot);
+  if (!status)
+    status = downloadStatus(launch);
   return status;
 }
 
@@ -275,6 +335,9 @@ static void freeLaunch(Launch *launch) {
   for (intptr_t slot = 0; launch->buffers && slot < launch->numSlots; ++slot)
     if (launch->buffers[slot])
       launch->state->driver.cuMemFree(launch->buffers[slot]);
+  if (launch->statusBuffer)
+    launch->state->driver.cuMemFree(launch->statusBuffer);
+  free(launch->status);
   free(launch->buffers);
   free(launch->words);
   free(launch->params);

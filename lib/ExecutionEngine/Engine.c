@@ -10,6 +10,10 @@
 
 #include "ExecutionEngine/Engine.h"
 
+#include "Conversion/PerThread/PerThread.h"
+#include "Support/Location.h"
+#include "Transforms/Inline.h"
+
 #include "coopvec-c/Passes.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -77,25 +81,13 @@ const char *coopvecEngineGetError(const CoopvecEngine *engine) {
 // Diagnostics
 //===----------------------------------------------------------------------===//
 
-static void appendLocation(CoopvecBuffer *buffer, MlirLocation location) {
-  if (mlirLocationIsAFileLineColRange(location)) {
-    MlirStringRef file =
-        mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(location));
-    coopvecBufferAppendf(buffer, "%.*s:%d:%d", (int)file.length, file.data,
-                         mlirLocationFileLineColRangeGetStartLine(location),
-                         mlirLocationFileLineColRangeGetStartColumn(location));
-    return;
-  }
-  mlirLocationPrint(location, coopvecBufferCallback, buffer);
-}
-
 void coopvecAppendLocation(CoopvecBuffer *buffer, MlirOperation op) {
-  appendLocation(buffer, mlirOperationGetLocation(op));
+  coopvecBufferAppendLocation(buffer, mlirOperationGetLocation(op));
 }
 
 static void appendDiagnostic(CoopvecBuffer *text, MlirDiagnostic diagnostic) {
   coopvecBufferAppendStr(text, "\n");
-  appendLocation(text, mlirDiagnosticGetLocation(diagnostic));
+  coopvecBufferAppendLocation(text, mlirDiagnosticGetLocation(diagnostic));
   coopvecBufferAppendf(
       text,
       ": %s: ", coopvecSeverityName(mlirDiagnosticGetSeverity(diagnostic)));
@@ -191,6 +183,28 @@ static bool isModule(MlirOperation op) {
   return coopvecOpIsNamed(op, "builtin.module");
 }
 
+/// Inlines the calls inside the per-thread functions of the engine's module,
+/// as the lowering pipelines do first: the accesses the engine checks
+/// before a run are then those the lowered code does not check itself
+/// (Dialect/Accesses.h). Recursion is refused here.
+static CoopvecStatus inlineCalls(CoopvecEngine *engine) {
+  CoopvecFunctionList list = coopvecCollectPerThreadFunctions(engine->source);
+  CoopvecDiagnosticCapture capture;
+  coopvecDiagnosticCaptureBegin(&capture,
+                                mlirOperationGetContext(engine->source));
+  bool ok = true;
+  for (intptr_t i = 0; i < list.count; ++i)
+    ok &= coopvecCheckCalls(list.ops[i], engine->source, "the engine");
+  for (intptr_t i = 0; ok && i < list.count; ++i)
+    coopvecInlineCalls(list.ops[i], engine->source);
+  if (!ok)
+    coopvecEngineFail(engine, CoopvecStatusInvalidModule,
+                      "the module's calls cannot be inlined:");
+  coopvecDiagnosticCaptureEnd(&capture, ok ? NULL : engine);
+  free(list.ops);
+  return ok ? CoopvecStatusSuccess : CoopvecStatusInvalidModule;
+}
+
 /// Verifies `module` (diagnostics become the message) and keeps a clone.
 static CoopvecStatus cloneVerified(CoopvecEngine *engine,
                                    MlirOperation module) {
@@ -204,7 +218,7 @@ static CoopvecStatus cloneVerified(CoopvecEngine *engine,
   if (!valid)
     return CoopvecStatusInvalidModule;
   engine->source = mlirOperationClone(module);
-  return CoopvecStatusSuccess;
+  return inlineCalls(engine);
 }
 
 static CoopvecStatus initEngine(CoopvecEngine *engine, MlirOperation module,
@@ -256,6 +270,7 @@ void coopvecEngineDestroy(CoopvecEngine *engine) {
     free(engine->functions[i]);
   }
   free(engine->functions);
+  coopvecEngineFreeChecks(engine);
   if (!mlirOperationIsNull(engine->source))
     mlirOperationDestroy(engine->source);
   if (!mlirOperationIsNull(engine->lowered))

@@ -38,6 +38,7 @@ typedef struct CoopvecAccess {
   int64_t length;        // N, or M * K for a matrix view
   MlirValue mask;        // masked_load / masked_store, else null
   bool known;            // false: a use whose accesses cannot be bounded
+  bool runTime;          // checked at run time by the lowered code
 } CoopvecAccess;
 
 typedef struct CoopvecAccessList {
@@ -97,6 +98,14 @@ struct CoopvecFunction {
   void *backendData;           // other backends' per-function state
 };
 
+/// The run-time bounds checks of one lowered function (Status.c): its name
+/// (without the target's suffix) and what each check names.
+typedef struct CoopvecCheckTable {
+  char *function;
+  char **names;
+  intptr_t count;
+} CoopvecCheckTable;
+
 struct CoopvecEngine {
   CoopvecTarget target;
   const CoopvecBackend *backend;
@@ -113,7 +122,23 @@ struct CoopvecEngine {
   CoopvecBuffer error;
   CoopvecFunction **functions;
   intptr_t numFunctions;
+  CoopvecCheckTable *checkTables; // of the compiled code
+  intptr_t numCheckTables;
 };
+
+/// Status.c: the `coopvec.bounds_checks` of the functions of `lowered`
+/// whose names end in `suffix` ("_batched", "_kernel"), kept by the engine.
+void coopvecEngineCollectChecks(CoopvecEngine *engine, MlirOperation lowered,
+                                const char *suffix);
+/// The checks of compiled function `function` (its source name), or NULL
+/// when it has none: then it takes no status argument.
+const CoopvecCheckTable *coopvecEngineChecksOf(const CoopvecEngine *engine,
+                                               const char *function);
+void coopvecEngineFreeChecks(CoopvecEngine *engine);
+/// A run's status words: success when `count` is 0, else the failure that
+/// names the first out-of-bounds access (CoopvecStatusOutOfBounds).
+CoopvecStatus coopvecEngineReportAccesses(CoopvecFunction *function,
+                                          int64_t count, int64_t key);
 
 /// Replaces the engine's message with the formatted one; returns `status`.
 CoopvecStatus coopvecEngineFail(CoopvecEngine *engine, CoopvecStatus status,
@@ -146,7 +171,12 @@ void coopvecFunctionFree(CoopvecFunction *function);
 /// Extent.c: the extent of memref argument `index` (see
 /// coopvecFunctionGetMemRefExtent); `args` have been checked to be numArgs
 /// entries.
+/// `forRun`: the check before a run, which leaves the accesses the lowered
+/// code checks at run time to it; otherwise (coopvecFunctionGetMemRefExtent)
+/// an access that cannot be evaluated is an error, so that no size is
+/// derived from the others alone.
 CoopvecStatus coopvecComputeExtent(CoopvecFunction *function, intptr_t index,
-                                   const CoopvecArray *args, int64_t *extent);
+                                   const CoopvecArray *args, bool forRun,
+                                   int64_t *extent);
 
 #endif // COOPVEC_LIB_EXECUTIONENGINE_ENGINE_H

@@ -225,12 +225,14 @@ static CoopvecStatus failAccess(Evaluator *e, intptr_t index,
 
 /// Adds the end of one access to `*extent`.
 static CoopvecStatus extendByAccess(Evaluator *e, intptr_t index,
-                                    const CoopvecAccess *access,
+                                    const CoopvecAccess *access, bool forRun,
                                     int64_t *extent) {
   if (!access->known)
     return failAccess(e, index, access, CoopvecStatusUnknownAccess,
                       "the engine cannot bound the elements this use "
                       "accesses");
+  if (access->runTime && forRun)
+    return CoopvecStatusSuccess; // the lowered code checks it
   int64_t start = access->constantStart;
   Eval status = mlirValueIsNull(access->offset)
                     ? EvalOk
@@ -264,7 +266,8 @@ static CoopvecStatus extendByAccess(Evaluator *e, intptr_t index,
 }
 
 CoopvecStatus coopvecComputeExtent(CoopvecFunction *function, intptr_t index,
-                                   const CoopvecArray *args, int64_t *extent) {
+                                   const CoopvecArray *args, bool forRun,
+                                   int64_t *extent) {
   Evaluator e = {
       function,
       mlirRegionGetFirstBlock(mlirOperationGetRegion(function->func, 0)),
@@ -274,7 +277,7 @@ CoopvecStatus coopvecComputeExtent(CoopvecFunction *function, intptr_t index,
   const CoopvecAccessList *list = &function->accesses[index];
   CoopvecStatus status = CoopvecStatusSuccess;
   for (intptr_t i = 0; i < list->count && !status; ++i)
-    status = extendByAccess(&e, index, &list->items[i], extent);
+    status = extendByAccess(&e, index, &list->items[i], forRun, extent);
   coopvecBufferFree(&e.why);
   return status;
 }
@@ -297,5 +300,5 @@ CoopvecStatus coopvecFunctionGetMemRefExtent(CoopvecFunction *function,
     return coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
                              "argument #%ld of @%s is not a memref",
                              (long)argIndex, function->name);
-  return coopvecComputeExtent(function, argIndex, args, extent);
+  return coopvecComputeExtent(function, argIndex, args, false, extent);
 }

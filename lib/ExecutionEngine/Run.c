@@ -102,7 +102,8 @@ static CoopvecStatus checkExtents(CoopvecFunction *function,
     if (function->args[i].kind != CoopvecValueKindMemRef)
       continue;
     int64_t extent;
-    CoopvecStatus status = coopvecComputeExtent(function, i, args, &extent);
+    CoopvecStatus status =
+        coopvecComputeExtent(function, i, args, true, &extent);
     if (status != CoopvecStatusSuccess)
       return status;
     if (extent > args[i].size)

@@ -12,6 +12,8 @@
 
 #include "ExecutionEngine/Engine.h"
 
+#include "Dialect/Accesses.h"
+
 #include "coopvec-c/Dialect.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -46,6 +48,20 @@ static bool isF16OrF32(CoopvecDType dtype) {
   return dtype == CoopvecDTypeF16 || dtype == CoopvecDTypeF32;
 }
 
+/// The dtype of a memref argument's element type: f16, f32, or i8, i32,
+/// i64 (tables, histograms, counters of per-thread code).
+static bool memrefDTypeOf(MlirType element, CoopvecDType *dtype) {
+  if (mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 8)
+    *dtype = CoopvecDTypeI8;
+  else if (mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 32)
+    *dtype = CoopvecDTypeI32;
+  else if (mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 64)
+    *dtype = CoopvecDTypeI64;
+  else
+    return dtypeOf(element, dtype) && isF16OrF32(*dtype);
+  return true;
+}
+
 /// Classifies an argument (or, with `isResult`, a result) type; false if the
 /// engine cannot pass it.
 static bool classify(MlirType type, bool isResult, CoopvecValueInfo *info) {
@@ -64,8 +80,7 @@ static bool classify(MlirType type, bool isResult, CoopvecValueInfo *info) {
       return false;
     if (!mlirShapedTypeIsDynamicDim(type, 0))
       info->length = mlirShapedTypeGetDimSize(type, 0);
-    return dtypeOf(mlirShapedTypeGetElementType(type), &info->dtype) &&
-           isF16OrF32(info->dtype);
+    return memrefDTypeOf(mlirShapedTypeGetElementType(type), &info->dtype);
   }
   info->kind = CoopvecValueKindScalar;
   info->length = 1;
@@ -121,14 +136,36 @@ static void describeView(MlirOperation user, int64_t elementBytes,
   info->written |= viewIsWritten(user);
 }
 
+/// memref.load / store / atomic_rmw of one element at `offset`; stores
+/// and atomics write.
+static bool describeElementUse(MlirOperation user, CoopvecAccess *access,
+                               CoopvecValueInfo *info) {
+  bool load = coopvecOpIsNamed(user, "memref.load");
+  bool store = coopvecOpIsNamed(user, "memref.store") ||
+               coopvecOpIsNamed(user, "memref.atomic_rmw");
+  if (!load && !store)
+    return false;
+  access->offset = mlirOperationGetOperand(user, load ? 1 : 2);
+  access->length = 1;
+  info->written |= store;
+  return true;
+}
+
 /// Fills `access` for one use of a memref argument; sets `written` and
-/// `*stored` for writing uses.
+/// `*stored` for writing uses. An access the lowering checks at run time
+/// (Dialect/Accesses.h) is known and adds nothing to the extent.
 static void describeUse(MlirOperation user, int64_t elementBytes,
                         CoopvecAccess *access, CoopvecValueInfo *info,
                         bool *stored) {
   memset(access, 0, sizeof(*access));
   access->op = user;
   access->known = true;
+  if (coopvecOpIsNamed(user, "memref.dim"))
+    access->runTime = true; // reads the size only
+  else if (describeElementUse(user, access, info)) {
+    access->runTime = !coopvecAccessIsPrechecked(user, access->offset);
+    return;
+  }
   bool load = coopvecOpIsNamed(user, "coopvec.load");
   bool maskedLoad = coopvecOpIsNamed(user, "coopvec.masked_load");
   bool store = coopvecOpIsNamed(user, "coopvec.store");
@@ -138,16 +175,20 @@ static void describeUse(MlirOperation user, int64_t elementBytes,
     describeView(user, elementBytes, access, info);
   } else if (load || maskedLoad) {
     access->offset = mlirOperationGetOperand(user, 1);
+    access->runTime = !coopvecAccessIsPrechecked(user, access->offset);
     access->length = vecLength(mlirOperationGetResult(user, 0));
     if (maskedLoad)
       access->mask = mlirOperationGetOperand(user, 2);
   } else if (store || maskedStore || reduce) {
     access->offset = mlirOperationGetOperand(user, 2);
+    access->runTime = !coopvecAccessIsPrechecked(user, access->offset);
     access->length = vecLength(mlirOperationGetOperand(user, 0));
     if (maskedStore)
       access->mask = mlirOperationGetOperand(user, 3);
     info->written = true;
     *stored |= !reduce;
+  } else if (access->runTime) {
+    return;
   } else {
     access->known = false; // a call, a cast, ...: may read or write anything
     info->written = true;

@@ -867,6 +867,8 @@ static CoopvecStatus compileOnDevice(CoopvecEngine *engine) {
   MlirOperation module = mlirOperationClone(
       mlirOperationIsNull(engine->lowered) ? engine->source : engine->lowered);
   CoopvecStatus status = lowerForDevice(engine, module);
+  if (!status)
+    coopvecEngineCollectChecks(engine, module, "_kernel");
   uint32_t *words = NULL;
   size_t numWords = 0;
   if (!status)
@@ -898,6 +900,7 @@ void coopvecVulkanDestroy(CoopvecEngine *engine) {
     free(kernel->bindings);
   }
   free(state->kernels);
+  coopvecEngineFreeChecks(engine);
   if (state->shader)
     api->vkDestroyShaderModule(api->device, state->shader, NULL);
   coopvecVulkanUnload(&state->api);

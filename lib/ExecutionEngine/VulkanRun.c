@@ -176,10 +176,40 @@ static CoopvecStatus refuseBinding(Dispatch *dispatch,
       binding->isFloat ? "floats" : "integers");
 }
 
+/// Whether binding `binding` is the status buffer of a kernel that checks
+/// accesses at run time: the argument after the results (Status.c).
+static bool isStatus(const Dispatch *dispatch,
+                     const CoopvecSPIRVBinding *binding) {
+  const CoopvecFunction *function = dispatch->function;
+  return binding->argIndex == 1 + function->numArgs + function->numResults &&
+         coopvecEngineChecksOf(function->engine, function->name);
+}
+
+/// The status buffer: no access yet, and the sizes of the kernel's
+/// arguments (Status.c).
+static CoopvecStatus uploadStatus(Dispatch *dispatch, Slot *slot) {
+  const CoopvecFunction *function = dispatch->function;
+  intptr_t words = 3 + function->numArgs + function->numResults;
+  CoopvecStatus status =
+      createSlot(dispatch, slot, (VkDeviceSize)words * sizeof(int64_t));
+  if (status)
+    return status;
+  int64_t *status64 = slot->mapped;
+  status64[1] = INT64_MAX;
+  for (intptr_t i = 1; i < words - 2; ++i) {
+    const CoopvecValueInfo *info = NULL;
+    const CoopvecArray *array = arrayOf(dispatch, (int)i, &info);
+    status64[2 + i] = array ? array->size : 0;
+  }
+  return CoopvecStatusSuccess;
+}
+
 /// Creates the binding's buffer and copies its argument in.
 static CoopvecStatus upload(Dispatch *dispatch, int index) {
   const CoopvecSPIRVBinding *binding = &dispatch->kernel->bindings[index];
   const CoopvecFunction *function = dispatch->function;
+  if (isStatus(dispatch, binding))
+    return uploadStatus(dispatch, &dispatch->slots[index]);
   if (binding->argIndex > function->numArgs + function->numResults)
     return coopvecEngineFail(function->engine, CoopvecStatusCompileError,
                              "Vulkan: %s has a storage buffer for argument "
@@ -226,9 +256,23 @@ static CoopvecStatus upload(Dispatch *dispatch, int index) {
   return CoopvecStatusSuccess;
 }
 
+/// The run's out-of-bounds accesses, from the status buffer if any.
+static CoopvecStatus reportStatus(Dispatch *dispatch) {
+  for (int i = 0; i < dispatch->kernel->numBindings; ++i) {
+    if (!isStatus(dispatch, &dispatch->kernel->bindings[i]))
+      continue;
+    const int64_t *status = dispatch->slots[i].mapped;
+    return coopvecEngineReportAccesses(dispatch->function, status[0],
+                                       status[1]);
+  }
+  return CoopvecStatusSuccess;
+}
+
 /// Copies a result, or a memref the function may write, back.
 static void download(Dispatch *dispatch, int index) {
   const CoopvecSPIRVBinding *binding = &dispatch->kernel->bindings[index];
+  if (isStatus(dispatch, binding))
+    return;
   const CoopvecValueInfo *info = NULL;
   const CoopvecArray *array = arrayOf(dispatch, binding->argIndex, &info);
   bool isResult = binding->argIndex > dispatch->function->numArgs;
@@ -487,6 +531,8 @@ CoopvecStatus coopvecVulkanRun(CoopvecFunction *function, int64_t batch,
     status = submit(&dispatch);
   for (int i = 0; !status && i < kernel->numBindings; ++i)
     download(&dispatch, i);
+  if (!status)
+    status = reportStatus(&dispatch);
   freeDispatch(&dispatch);
   return status;
 }

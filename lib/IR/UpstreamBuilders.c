@@ -265,15 +265,24 @@ MlirValue coopvecBuildAlloca(CoopvecBuilder *b, MlirType type,
   return coopvecBuild1(b, "memref.alloca", 0, NULL, type, 2, attrs);
 }
 
+MlirAttribute coopvecAtomicKindAttr(MlirContext ctx, int kind) {
+  return mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), kind);
+}
+
+MlirValue coopvecBuildAtomic(CoopvecBuilder *b, MlirAttribute kind,
+                             MlirValue value, MlirValue buffer,
+                             MlirValue index) {
+  MlirValue operands[] = {value, buffer, index};
+  MlirNamedAttribute attr = coopvecNamedAttr(b->context, "kind", kind);
+  return coopvecBuild1(b, "memref.atomic_rmw", 3, operands,
+                       mlirShapedTypeGetElementType(mlirValueGetType(buffer)),
+                       1, &attr);
+}
+
 void coopvecBuildAtomicAdd(CoopvecBuilder *b, MlirValue value, MlirValue buffer,
                            MlirValue index) {
-  MlirValue operands[] = {value, buffer, index};
-  // AtomicRMWKind 0 is addf.
-  MlirNamedAttribute kind = coopvecNamedAttr(
-      b->context, "kind",
-      mlirIntegerAttrGet(mlirIntegerTypeGet(b->context, 64), 0));
-  coopvecBuild1(b, "memref.atomic_rmw", 3, operands, mlirValueGetType(value), 1,
-                &kind);
+  coopvecBuildAtomic(b, coopvecAtomicKindAttr(b->context, COOPVEC_ATOMIC_ADDF),
+                     value, buffer, index);
 }
 
 MlirValue coopvecBuildMemrefLoad(CoopvecBuilder *b, MlirValue memref,
@@ -383,6 +392,36 @@ CoopvecIf coopvecBuildIf(CoopvecBuilder *b, MlirValue condition) {
 
 void coopvecFinishIf(CoopvecIf *branch) {
   coopvecBuild0(&branch->then, "scf.yield", 0, NULL, 0, NULL);
+}
+
+CoopvecIfElse coopvecBuildIfElse(CoopvecBuilder *b, MlirValue condition,
+                                 intptr_t numResults, const MlirType *types) {
+  MlirBlock blocks[] = {mlirBlockCreate(0, NULL, NULL),
+                        mlirBlockCreate(0, NULL, NULL)};
+  MlirRegion regions[] = {mlirRegionCreate(), mlirRegionCreate()};
+  for (int i = 0; i < 2; ++i)
+    mlirRegionAppendOwnedBlock(regions[i], blocks[i]);
+  MlirOperationState state = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("scf.if"), b->location);
+  mlirOperationStateAddOperands(&state, 1, &condition);
+  mlirOperationStateAddResults(&state, numResults, types);
+  mlirOperationStateAddOwnedRegions(&state, 2, regions);
+  MlirOperation op = mlirOperationCreate(&state);
+  if (mlirOperationIsNull(op))
+    abort(); // the condition is an i1
+  insertAt(b, op);
+  CoopvecIfElse branch = {op, numResults,
+                          coopvecBuilderAtEnd(blocks[0], b->location),
+                          coopvecBuilderAtEnd(blocks[1], b->location)};
+  return branch;
+}
+
+void coopvecFinishIfElse(CoopvecIfElse *branch, const MlirValue *thenValues,
+                         const MlirValue *elseValues) {
+  coopvecBuild0(&branch->then, "scf.yield", branch->numResults, thenValues, 0,
+                NULL);
+  coopvecBuild0(&branch->otherwise, "scf.yield", branch->numResults,
+                elseValues, 0, NULL);
 }
 
 //===----------------------------------------------------------------------===//

@@ -113,6 +113,24 @@ MlirValue coopvecBuildReduceAdd(CoopvecBuilder *b, MlirValue vector);
 MlirValue coopvecBuildCreateMask(CoopvecBuilder *b, int64_t count,
                                  MlirValue bound);
 
+/// arith::AtomicRMWKind values (the `kind` of memref.atomic_rmw is an i64
+/// attribute holding one; checked against MLIR 22's mlir-opt).
+enum {
+  COOPVEC_ATOMIC_ADDF = 0,
+  COOPVEC_ATOMIC_ADDI = 1,
+  COOPVEC_ATOMIC_MAXIMUMF = 4,
+  COOPVEC_ATOMIC_MAXS = 6,
+  COOPVEC_ATOMIC_MAXU = 7,
+  COOPVEC_ATOMIC_MINIMUMF = 8,
+  COOPVEC_ATOMIC_MINS = 10,
+  COOPVEC_ATOMIC_MINU = 11,
+};
+MlirAttribute coopvecAtomicKindAttr(MlirContext ctx, int kind);
+/// `memref.atomic_rmw <kind> %value, %buffer[%index]`: the old value.
+MlirValue coopvecBuildAtomic(CoopvecBuilder *b, MlirAttribute kind,
+                             MlirValue value, MlirValue buffer,
+                             MlirValue index);
+
 /// memref.alloca() : `type`, with `alignment` bytes.
 MlirValue coopvecBuildAlloca(CoopvecBuilder *b, MlirType type,
                              int64_t alignment);
@@ -158,6 +176,20 @@ typedef struct CoopvecIf {
 
 CoopvecIf coopvecBuildIf(CoopvecBuilder *b, MlirValue condition);
 void coopvecFinishIf(CoopvecIf *branch);
+
+/// `scf.if %condition -> (types) { then } else { otherwise }` at `b`; the
+/// builders append to the two blocks. Close it with coopvecFinishIfElse,
+/// which yields `numResults` values from each block.
+typedef struct CoopvecIfElse {
+  MlirOperation op;
+  intptr_t numResults;
+  CoopvecBuilder then, otherwise;
+} CoopvecIfElse;
+CoopvecIfElse coopvecBuildIfElse(CoopvecBuilder *b, MlirValue condition,
+                                 intptr_t numResults, const MlirType *types);
+void coopvecFinishIfElse(CoopvecIfElse *branch, const MlirValue *thenValues,
+                         const MlirValue *elseValues);
+
 
 /// `type` with its element type replaced (vectors keep their shape).
 MlirType coopvecWithElementType(MlirType type, MlirType element);

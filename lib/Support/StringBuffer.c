@@ -1,5 +1,7 @@
 //===- Buffer.c - A growable string buffer --------------------------------===//
 
+#include "Support/Location.h"
+
 #include "coopvec-c/Support.h"
 
 #include <stdarg.h>
@@ -67,4 +69,16 @@ void coopvecBufferFree(CoopvecBuffer *buffer) {
   free(buffer->data);
   buffer->data = NULL;
   buffer->size = buffer->capacity = 0;
+}
+
+void coopvecBufferAppendLocation(CoopvecBuffer *buffer, MlirLocation location) {
+  if (mlirLocationIsAFileLineColRange(location)) {
+    MlirStringRef file =
+        mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(location));
+    coopvecBufferAppendf(buffer, "%.*s:%d:%d", (int)file.length, file.data,
+                         mlirLocationFileLineColRangeGetStartLine(location),
+                         mlirLocationFileLineColRangeGetStartColumn(location));
+    return;
+  }
+  mlirLocationPrint(location, coopvecBufferCallback, buffer);
 }

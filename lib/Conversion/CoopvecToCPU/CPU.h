@@ -28,8 +28,8 @@ typedef struct CPULowering {
   MlirValue threadBase;   // first thread of this group (the induction var)
   MlirValue validLanes;   // min(n - threadBase, L)
   MlirValue mask;         // vector<L x i1>: lane < validLanes
-  MlirValue lastLane;     // validLanes - 1, created on first use (store)
   MlirValue fullGroup;    // i1: validLanes == L, created on first use
+  MlirValue laneIds;      // vector<L x index> 0 .. L-1, created on first use
   /// f32 copies of f16 matrices, made once per call before the lane loop
   /// (CPUMatvec.c, widenedCopy).
   struct CPUWidenedMatrix *widened;
@@ -45,7 +45,12 @@ bool cpuLowerStore(CoopvecPerThread *p, MlirOperation op);
 bool cpuLowerMatvec(CoopvecPerThread *p, MlirOperation op);
 bool cpuLowerOuterProduct(CoopvecPerThread *p, MlirOperation op);
 bool cpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op);
-bool cpuLowerUniformOp(CoopvecPerThread *p, MlirOperation op);
+
+/// Varying values and masks (CPUMemory.c): a varying T is vector<L x T>;
+/// a mask tests and reduces over the lanes.
+MlirType cpuVaryingType(CoopvecPerThread *p, MlirType scalar);
+MlirValue cpuAnyActive(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue mask);
+extern const CoopvecMemoryHooks cpuMemoryHooks;
 
 /// Tiles (CoopvecThreadMapping): stack buffers of lane vectors,
 /// memref<rows x L x f32>, 64-byte aligned, before the lane loop.
@@ -65,7 +70,8 @@ void cpuLoadVecArgument(CPULowering *l, MlirValue arg, MlirValue buffer);
 /// Writes the returned vecs to their n x N output buffers.
 void cpuStoreResults(CPULowering *l, MlirOperation ret, intptr_t firstOutput);
 
-/// `value` at `b` with the lanes of threads past the end set to zero.
+/// `value` at `b` with the lanes of inactive threads (past the end, or not
+/// taking the control flow around) set to zero.
 MlirValue cpuMaskLanes(CPULowering *l, CoopvecBuilder *b, MlirValue value);
 /// A memref<rows x cols x f32> before the lane loop (gradient tiles).
 MlirValue cpuAllocaMatrix(CPULowering *l, int64_t rows, int64_t cols);

@@ -70,7 +70,7 @@ void cpuStoreRow(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue tile,
 }
 
 MlirValue cpuMaskLanes(CPULowering *l, CoopvecBuilder *b, MlirValue value) {
-  return coopvecBuildSelect(b, l->mask, value,
+  return coopvecBuildSelect(b, l->p.active, value,
                             coopvecPerThreadConstant(&l->p, 0.0));
 }
 
@@ -484,8 +484,8 @@ static void setBias(CoopvecPerThread *p, MlirOperation op, MatvecShape *shape) {
     return;
   }
   MlirOperation load = mlirOpResultGetOwner(bias);
-  shape->biasBuffer = mlirOperationGetOperand(load, 0);
-  shape->biasOffset = mlirOperationGetOperand(load, 1);
+  shape->biasBuffer = coopvecScalarOperand(p, mlirOperationGetOperand(load, 0));
+  shape->biasOffset = coopvecScalarOperand(p, mlirOperationGetOperand(load, 1));
 }
 
 /// Maps the results of `op` (and of its fused activation, the same
@@ -685,8 +685,8 @@ bool cpuLowerOuterProduct(CoopvecPerThread *p, MlirOperation op) {
 bool cpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op) {
   CPULowering *l = cpuOf(p);
   MlirValue value = mlirOperationGetOperand(op, 0);
-  MlirValue gradient = mlirOperationGetOperand(op, 1);
-  MlirValue offset = mlirOperationGetOperand(op, 2);
+  MlirValue gradient = coopvecScalarOperand(p, mlirOperationGetOperand(op, 1));
+  MlirValue offset = coopvecScalarOperand(p, mlirOperationGetOperand(op, 2));
   MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(gradient));
   coopvecPrepareForLoop(p, value);
   CoopvecLoop loop = coopvecElementLoop(p, coopvecVecSizeOf(value));

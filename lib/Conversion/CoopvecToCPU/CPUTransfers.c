@@ -257,38 +257,6 @@ static void scatterFromTile(CPULowering *l, CoopvecBuilder *at,
 // Full and partial groups
 //===----------------------------------------------------------------------===//
 
-/// `scf.if %cond { then } else { else }` at `b`, both regions ending in
-/// scf.yield; the builders insert before the yields.
-typedef struct IfElse {
-  CoopvecBuilder then, otherwise;
-} IfElse;
-
-static IfElse buildIfElse(CoopvecBuilder *b, MlirValue condition) {
-  MlirBlock blocks[] = {mlirBlockCreate(0, NULL, NULL),
-                        mlirBlockCreate(0, NULL, NULL)};
-  MlirRegion regions[] = {mlirRegionCreate(), mlirRegionCreate()};
-  MlirOperation yields[2];
-  for (int i = 0; i < 2; ++i) {
-    mlirRegionAppendOwnedBlock(regions[i], blocks[i]);
-    CoopvecBuilder atEnd = coopvecBuilderAtEnd(blocks[i], b->location);
-    yields[i] = coopvecBuild0(&atEnd, "scf.yield", 0, NULL, 0, NULL);
-  }
-  MlirOperationState state = mlirOperationStateGet(
-      mlirStringRefCreateFromCString("scf.if"), b->location);
-  mlirOperationStateAddOperands(&state, 1, &condition);
-  mlirOperationStateAddOwnedRegions(&state, 2, regions);
-  MlirOperation op = mlirOperationCreate(&state);
-  if (mlirOperationIsNull(op) || b->rewriter.ptr)
-    abort(); // the lowering builds with plain builders and an i1 condition
-  if (mlirOperationIsNull(b->before))
-    mlirBlockAppendOwnedOperation(b->block, op);
-  else
-    mlirBlockInsertOwnedOperationBefore(b->block, b->before, op);
-  IfElse branches = {coopvecBuilderBefore(yields[0], b->location),
-                     coopvecBuilderBefore(yields[1], b->location)};
-  return branches;
-}
-
 /// Whether every lane of the group holds a thread (all but the last group).
 static MlirValue fullGroup(CPULowering *l) {
   if (mlirValueIsNull(l->fullGroup))
@@ -354,12 +322,13 @@ static void transfer(CPULowering *l, MlirValue buffer, MlirType element,
     elementwise(l, &l->p.body, buffer, element, 0, size, tile);
     return;
   }
-  IfElse branches = buildIfElse(&l->p.body, fullGroup(l));
+  CoopvecIfElse branches = coopvecBuildIfElse(&l->p.body, fullGroup(l), 0, NULL);
   prefetchNextGroup(l, &branches.then, buffer, element, size, write);
   blocked(l, &branches.then, buffer, element, size, blocks, tile);
   if (blocks * block < size)
     elementwise(l, &branches.then, buffer, element, blocks * block, size, tile);
   elementwise(l, &branches.otherwise, buffer, element, 0, size, tile);
+  coopvecFinishIfElse(&branches, NULL, NULL);
 }
 
 void cpuLoadVecArgument(CPULowering *l, MlirValue arg, MlirValue buffer) {
@@ -392,14 +361,23 @@ void cpuStoreResults(CPULowering *l, MlirOperation ret, intptr_t firstOutput) {
 // Stores
 //===----------------------------------------------------------------------===//
 
-/// The lane of the group's last valid thread: a per-thread store to a
+/// The lane of the group's last active thread: a per-thread store to a
 /// uniform address is a race between threads, and the CPU writes the value
-/// of the highest-numbered thread, as if threads ran one after another.
+/// of the highest-numbered thread that stores, as if threads ran one after
+/// another.
 static MlirValue lastThreadLane(CPULowering *l) {
-  if (mlirValueIsNull(l->lastLane))
-    l->lastLane = coopvecBuildBinaryOp(&l->p.body, "arith.subi", l->validLanes,
-                                       indexConstant(l, 1));
-  return l->lastLane;
+  CoopvecBuilder *b = &l->p.body;
+  int64_t lanes = l->lanes;
+  MlirType type = mlirVectorTypeGet(1, &lanes, l->p.index);
+  MlirValue ids = coopvecBuild1(b, "vector.step", 0, NULL, type, 0, NULL);
+  MlirValue active = coopvecBuildSelect(
+      b, l->p.active, ids, coopvecBuildIntSplatConstant(b, type, 0));
+  MlirNamedAttribute attr = coopvecNamedAttr(
+      l->p.ctx, "kind",
+      mlirAttributeParseGet(l->p.ctx, mlirStringRefCreateFromCString(
+                                          "#vector.kind<maxui>")));
+  return coopvecBuild1(b, "vector.reduction", 1, &active, l->p.index, 1,
+                       &attr);
 }
 
 /// The group's last thread's elements, gathered into one vector<N x T> by
@@ -425,9 +403,10 @@ bool cpuLowerStore(CoopvecPerThread *p, MlirOperation op) {
       b, scalar, coopvecLoopIterArg(&loop, 0), loop.inductionVar);
   coopvecFinishFor(&loop, 1, &inserted);
   MlirValue vector = mlirOperationGetResult(loop.op, 0);
-  MlirValue offset = mlirOperationGetOperand(op, 2);
+  MlirValue offset = coopvecScalarOperand(p, mlirOperationGetOperand(op, 2));
   if (coopvecOpIs(op, CoopvecOpMaskedStore)) {
-    MlirValue operands[] = {base, offset, mlirOperationGetOperand(op, 3),
+    MlirValue operands[] = {base, offset,
+                            coopvecScalarOperand(p, mlirOperationGetOperand(op, 3)),
                             vector};
     coopvecBuild0(&p->body, "vector.maskedstore", 4, operands, 0, NULL);
   } else {
@@ -437,13 +416,3 @@ bool cpuLowerStore(CoopvecPerThread *p, MlirOperation op) {
   return true;
 }
 
-//===----------------------------------------------------------------------===//
-// Uniform ops
-//===----------------------------------------------------------------------===//
-
-/// Uniform ops (checked before the lowering started) are moved into the
-/// lane loop in order, so they run once per group of threads.
-bool cpuLowerUniformOp(CoopvecPerThread *p, MlirOperation op) {
-  mlirOperationMoveBefore(op, p->body.before);
-  return true;
-}

@@ -36,12 +36,14 @@ typedef struct ConvertOptions {
   char features[COOPVEC_OPTION_STRING_MAX];
   int64_t lanes;
   int64_t rowBlock;
+  bool boundsChecks;
 } ConvertOptions;
 
 /// What the options resolve to for this run.
 typedef struct Resolved {
   CoopvecCPUTarget target;
   int64_t lanes, rowBlock;
+  bool boundsChecks;
 } Resolved;
 
 enum { MAX_LANES = 256, MAX_ROW_BLOCK = 64 };
@@ -181,6 +183,27 @@ static void createMask(CPULowering *l) {
   l->validLanes = coopvecBuildBinaryOp(&l->p.body, "arith.minsi", remaining,
                                        coopvecPerThreadIndex(&l->p, l->lanes));
   l->mask = coopvecBuildCreateMask(&l->p.body, l->lanes, l->validLanes);
+  l->p.active = l->mask;
+}
+
+/// With run-time bounds checks, @f_batched took a status argument (last):
+/// its type joins the signature, and the checks are named for the engine.
+static void finishSignature(CPULowering *l, MlirOperation module,
+                            MlirOperation batched) {
+  if (mlirValueIsNull(l->p.status))
+    return;
+  MlirContext ctx = l->p.ctx;
+  intptr_t count = mlirBlockGetNumArguments(l->entryBlock);
+  MlirType *inputs = calloc((size_t)count, sizeof(MlirType));
+  if (!inputs)
+    abort();
+  for (intptr_t i = 0; i < count; ++i)
+    inputs[i] = mlirValueGetType(mlirBlockGetArgument(l->entryBlock, i));
+  mlirOperationSetAttributeByName(
+      batched, mlirStringRefCreateFromCString("function_type"),
+      mlirTypeAttrGet(mlirFunctionTypeGet(ctx, count, inputs, 0, NULL)));
+  free(inputs);
+  coopvecRecordBoundsChecks(&l->p, module, coopvecSymbolNameOf(batched));
 }
 
 /// Maps the arguments of `func` to those of the batched function: vec
@@ -213,6 +236,8 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
   int64_t lanes = l.lanes;
   l.laneType = mlirVectorTypeGet(1, &lanes, mlirF32TypeGet(ctx));
   coopvecPerThreadInit(&l.p, ctx, &cpuMapping, &l, l.laneType);
+  l.p.boundsChecks = resolved->boundsChecks;
+  coopvecPerThreadAnalyze(&l.p, func);
   MlirOperation batched = createBatchedFunction(module, func, resolved);
   createLaneLoop(&l, batched, loc);
   createMask(&l);
@@ -222,6 +247,7 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
   if (ok)
     cpuStoreResults(&l, mlirBlockGetTerminator(original),
                     1 + mlirBlockGetNumArguments(original));
+  finishSignature(&l, module, batched);
   coopvecPerThreadFree(&l.p);
   free(l.widened);
   mlirOperationDestroy(func);
@@ -262,6 +288,7 @@ static bool resolveOptions(MlirOperation module, const ConvertOptions *options,
   CoopvecBuffer message = {0};
   resolved->lanes = options->lanes;
   resolved->rowBlock = options->rowBlock;
+  resolved->boundsChecks = options->boundsChecks;
   if (options->lanes < 0 || options->lanes > MAX_LANES)
     coopvecBufferAppendf(&message,
                          "%s: lanes=%lld is out of range; use 1 to %d, or 0 "
@@ -293,11 +320,8 @@ static void runConvert(MlirOperation module, MlirExternalPass pass,
   bool ok = resolveOptions(module, options, &resolved);
   // Every function is checked (and every error reported) before any
   // changes.
-  bool checked = ok;
-  for (intptr_t i = 0; ok && i < perThread.count; ++i)
-    checked &= coopvecCheckPerThreadFunction(
-        perThread.ops[i], module, &perThread, passName, "_batched", checkCPUOp);
-  ok = checked;
+  ok = ok && coopvecPrepareFunctions(module, &perThread, passName, "_batched",
+                                     checkCPUOp);
   for (intptr_t i = 0; ok && i < perThread.count; ++i)
     ok = lowerFunction(module, perThread.ops[i], &resolved);
   free(perThread.ops);
@@ -308,7 +332,17 @@ static void runConvert(MlirOperation module, MlirExternalPass pass,
 
 static MlirValue broadcastToLanes(CoopvecPerThread *p, CoopvecBuilder *b,
                                   MlirValue scalar) {
-  return coopvecBuildBroadcast(b, scalar, cpuOf(p)->laneType);
+  MlirType type = mlirValueGetType(scalar);
+  if (mlirTypeIsAVector(type))
+    return scalar; // varying already
+  return coopvecBuildBroadcast(b, scalar, cpuVaryingType(p, type));
+}
+
+/// Lanes run one instruction stream: varying control flow is masked.
+static bool masksEveryRegion(CoopvecPerThread *p, MlirOperation op) {
+  (void)p;
+  (void)op;
+  return true;
 }
 
 static const CoopvecThreadMapping cpuMapping = {
@@ -322,7 +356,10 @@ static const CoopvecThreadMapping cpuMapping = {
     .lowerMatvec = cpuLowerMatvec,
     .lowerOuterProduct = cpuLowerOuterProduct,
     .lowerReduceSum = cpuLowerReduceSum,
-    .lowerUniformOp = cpuLowerUniformOp,
+    .varyingType = cpuVaryingType,
+    .anyActive = cpuAnyActive,
+    .masksRegion = masksEveryRegion,
+    .memory = &cpuMemoryHooks,
     .matvecReadsBiasLoads = true,
 };
 
@@ -341,6 +378,12 @@ static const CoopvecPassOption convertOptions[] = {
      "output rows per matvec block (accumulators); 0 picks 12 accumulators "
      "with 16 vector registers, 16 with 32 (6 rows with AVX2, 8 with "
      "AVX-512F)"},
+    {"bounds-checks", CoopvecOptionBool, offsetof(ConvertOptions, boundsChecks),
+     "true",
+     "check at run time the memory accesses the engine cannot check before "
+     "the run (varying indices, accesses inside control flow): an access "
+     "outside its buffer reads 0, writes nothing and is reported in the "
+     "status argument; false removes the checks (unsafe)"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {

@@ -41,6 +41,7 @@ typedef struct ConvertOptions {
   int64_t workgroupMemory;
   int64_t registerElements;
   bool builtinLaneId;
+  bool boundsChecks;
 } ConvertOptions;
 
 enum {
@@ -85,6 +86,7 @@ static void resolveOptions(const ConvertOptions *options, GPUConfig *config,
   config->workgroupMemory = options->workgroupMemory;
   config->registerElements = options->registerElements;
   config->builtinLaneId = options->builtinLaneId;
+  config->boundsChecks = options->boundsChecks;
   if (!parseMatvecMode(options->matvec, &config->matvec))
     coopvecBufferAppendf(message,
                          "matvec=%s is not a schedule; use mma, "
@@ -145,17 +147,64 @@ static bool checkGPUModuleName(MlirOperation module) {
   return true;
 }
 
-/// Checks every per-thread function and plans its matvecs (`plans[i]`
-/// for function i); reports every error before returning.
+typedef struct StoreSearch {
+  CoopvecUniformity uniformity;
+  bool ok;
+} StoreSearch;
+
+/// Whether `op` lies inside control flow whose condition, selector or
+/// bounds vary between threads.
+static bool underVaryingControl(const CoopvecUniformity *u, MlirOperation op) {
+  for (MlirOperation parent = mlirOperationGetParentOperation(op);
+       !mlirOperationIsNull(parent) && !coopvecOpIsNamed(parent, "func.func");
+       parent = mlirOperationGetParentOperation(parent))
+    if (coopvecControlIsVarying(u, parent))
+      return true;
+  return false;
+}
+
+static MlirWalkResult checkStore(MlirOperation op, void *userData) {
+  StoreSearch *search = userData;
+  bool store =
+      coopvecOpIs(op, CoopvecOpStore) || coopvecOpIs(op, CoopvecOpMaskedStore);
+  if (!store ||
+      coopvecIsVarying(&search->uniformity, mlirOperationGetOperand(op, 2)) ||
+      !underVaryingControl(&search->uniformity, op))
+    return MlirWalkResultAdvance;
+  coopvecEmitOpError(op,
+                     "stores at an offset that is the same in every thread, "
+                     "inside control flow that threads take differently; %s "
+                     "cannot order the threads of a whole grid to let the "
+                     "highest-numbered one that stores win (store at a "
+                     "per-thread offset, or outside the control flow)",
+                     passName);
+  search->ok = false;
+  return MlirWalkResultAdvance;
+}
+
+/// The GPU's own rule: the race of a store at a uniform offset is won by
+/// the highest-numbered thread (thread n - 1 writes, since every thread
+/// stores); under varying control flow that thread may not store.
+static bool checkStores(MlirOperation func) {
+  StoreSearch search = {{{0}}, true};
+  coopvecAnalyzeUniformity(func, &search.uniformity);
+  mlirOperationWalk(func, checkStore, &search, MlirWalkPreOrder);
+  coopvecUniformityFree(&search.uniformity);
+  return search.ok;
+}
+
+/// Checks every per-thread function (after inlining its calls) and plans
+/// its matvecs (`plans[i]` for function i); reports every error before
+/// returning.
 static bool checkFunctions(MlirOperation module,
                            const CoopvecFunctionList *list,
                            const GPUConfig *config, GPUPlan *plans) {
   bool ok = list->count == 0 || checkGPUModuleName(module);
-  for (intptr_t i = 0; i < list->count; ++i) {
-    bool valid = coopvecCheckPerThreadFunction(list->ops[i], module, list,
-                                               passName, "_kernel", NULL);
-    ok &= valid && gpuPlanFunction(list->ops[i], config, passName, &plans[i]);
-  }
+  if (!ok || !coopvecPrepareFunctions(module, list, passName, "_kernel", NULL))
+    return false;
+  for (intptr_t i = 0; i < list->count; ++i)
+    ok &= checkStores(list->ops[i]) &&
+          gpuPlanFunction(list->ops[i], config, passName, &plans[i]);
   return ok;
 }
 
@@ -292,6 +341,7 @@ static void createPrologue(GPULowering *l, MlirLocation loc) {
   l->isLast = coopvecBuildCmpI(
       b, COOPVEC_CMPI_EQ, l->thread,
       coopvecBuildBinaryOp(b, "arith.subi", l->n, indexConstant(l, 1)));
+  l->p.active = l->valid;
 }
 
 /// One workgroup buffer of `count` elements, or null for none.
@@ -341,6 +391,27 @@ static int64_t registerElementsFor(const GPUConfig *config,
                            : GPU_REGISTER_ELEMENTS_MMA;
 }
 
+/// With run-time bounds checks, the kernel took a status argument (last):
+/// its type joins the signature, and the checks are named for the engine.
+static void finishSignature(GPULowering *l, MlirOperation kernel) {
+  MlirOperation module = mlirOperationGetParentOperation(
+      mlirOperationGetParentOperation(kernel));
+  if (mlirValueIsNull(l->p.status))
+    return;
+  MlirContext ctx = l->p.ctx;
+  intptr_t count = mlirBlockGetNumArguments(l->entryBlock);
+  MlirType *inputs = calloc((size_t)count, sizeof(MlirType));
+  if (!inputs)
+    abort();
+  for (intptr_t i = 0; i < count; ++i)
+    inputs[i] = mlirValueGetType(mlirBlockGetArgument(l->entryBlock, i));
+  mlirOperationSetAttributeByName(
+      kernel, mlirStringRefCreateFromCString("function_type"),
+      mlirTypeAttrGet(mlirFunctionTypeGet(ctx, count, inputs, 0, NULL)));
+  free(inputs);
+  coopvecRecordBoundsChecks(&l->p, module, coopvecSymbolNameOf(kernel));
+}
+
 /// Builds @f_kernel from the checked per-thread function `func`, then
 /// erases `func`.
 static bool lowerFunction(MlirOperation gpuModule, MlirOperation func,
@@ -354,6 +425,8 @@ static bool lowerFunction(MlirOperation gpuModule, MlirOperation func,
   CoopvecThreadMapping mapping = gpuMapping;
   mapping.ssaMaxElements = registerElementsFor(config, plan);
   coopvecPerThreadInit(&l.p, ctx, &mapping, &l, mlirF32TypeGet(ctx));
+  l.p.boundsChecks = config->boundsChecks;
+  coopvecPerThreadAnalyze(&l.p, func);
   MlirOperation kernel = createKernel(gpuModule, func, config, plan);
   l.entryBlock = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
   l.n = mlirBlockGetArgument(l.entryBlock, 0);
@@ -365,6 +438,7 @@ static bool lowerFunction(MlirOperation gpuModule, MlirOperation func,
   if (ok)
     gpuStoreResults(&l, mlirBlockGetTerminator(original),
                     1 + mlirBlockGetNumArguments(original));
+  finishSignature(&l, kernel);
   coopvecPerThreadFree(&l.p);
   mlirOperationDestroy(func);
   return ok;
@@ -422,7 +496,10 @@ static const CoopvecThreadMapping gpuMapping = {
     .lowerMatvec = gpuLowerMatvec,
     .lowerOuterProduct = gpuLowerOuterProduct,
     .lowerReduceSum = gpuLowerReduceSum,
-    .lowerUniformOp = gpuLowerUniformOp,
+    .varyingType = gpuVaryingType,
+    .anyActive = gpuAnyActive,
+    .masksRegion = gpuMasksRegion,
+    .memory = &gpuMemoryHooks,
 };
 
 static const CoopvecPassOption convertOptions[] = {
@@ -455,6 +532,12 @@ static const CoopvecPassOption convertOptions[] = {
      "hardware's subgroup invocation id) instead of thread_id modulo "
      "subgroup-size, so that simt kernels are right for any subgroup size "
      "(Vulkan drivers may pick it per pipeline)"},
+    {"bounds-checks", CoopvecOptionBool, offsetof(ConvertOptions, boundsChecks),
+     "true",
+     "check at run time the memory accesses the engine cannot check before "
+     "the run (varying indices, accesses inside control flow): an access "
+     "outside its buffer reads 0, writes nothing and is reported in the "
+     "status argument; false removes the checks (unsafe)"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {

@@ -41,6 +41,7 @@ typedef struct GPUConfig {
   int64_t workgroupMemory;  // bytes the tensor-core staging may use
   int64_t registerElements; // vecs up to this size stay in SSA; 0: auto
   bool builtinLaneId;       // leader: gpu.lane_id == 0 (any subgroup size)
+  bool boundsChecks;        // run-time checks of accesses (Memory.c)
 } GPUConfig;
 
 /// The workgroup buffers the tensor-core matvecs of a kernel share, in
@@ -86,6 +87,7 @@ typedef struct GPULowering {
   MlirValue isLast;        // thread == n - 1
   /// Staging buffers in workgroup memory (null when not needed).
   MlirValue inputF16, weightF16, inputF32, weightF32, output;
+  MlirValue vote; // one index of workgroup memory for votes (GPUThreads.c)
 } GPULowering;
 
 static inline GPULowering *gpuOf(CoopvecPerThread *p) {
@@ -97,7 +99,13 @@ bool gpuLowerStore(CoopvecPerThread *p, MlirOperation op);
 bool gpuLowerMatvec(CoopvecPerThread *p, MlirOperation op);
 bool gpuLowerOuterProduct(CoopvecPerThread *p, MlirOperation op);
 bool gpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op);
-bool gpuLowerUniformOp(CoopvecPerThread *p, MlirOperation op);
+
+/// Varying values, masked control flow and memory of GPU threads
+/// (GPUThreads.c).
+MlirType gpuVaryingType(CoopvecPerThread *p, MlirType scalar);
+MlirValue gpuAnyActive(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue mask);
+bool gpuMasksRegion(CoopvecPerThread *p, MlirOperation op);
+extern const CoopvecMemoryHooks gpuMemoryHooks;
 
 /// Tiles: per-thread private arrays memref<rows x f32> (memref.alloca at
 /// the kernel's entry), so that ops on large vecs are element loops.

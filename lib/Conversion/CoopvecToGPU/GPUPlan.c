@@ -113,15 +113,26 @@ static bool planMatvec(MlirOperation op, const GPUConfig *config,
   return true;
 }
 
+typedef struct Planning {
+  const GPUConfig *config;
+  const char *passName;
+  GPUPlan *plan;
+  bool ok;
+} Planning;
+
+static MlirWalkResult planOp(MlirOperation op, void *userData) {
+  Planning *planning = userData;
+  if (coopvecOpIs(op, CoopvecOpMatvec))
+    planning->ok &=
+        planMatvec(op, planning->config, planning->passName, planning->plan);
+  return MlirWalkResultAdvance;
+}
+
 bool gpuPlanFunction(MlirOperation func, const GPUConfig *config,
                      const char *passName, GPUPlan *plan) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  bool ok = true;
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op))
-    if (coopvecOpIs(op, CoopvecOpMatvec))
-      ok &= planMatvec(op, config, passName, plan);
-  return ok;
+  Planning planning = {config, passName, plan, true};
+  mlirOperationWalk(func, planOp, &planning, MlirWalkPreOrder);
+  return planning.ok;
 }
 
 void gpuPlanFree(GPUPlan *plan) { coopvecPointerMapFree(&plan->schedules); }

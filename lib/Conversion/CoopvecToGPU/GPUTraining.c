@@ -42,7 +42,7 @@ static void accumulateSubgroupSum(GPULowering *l, CoopvecBuilder *b,
                                   MlirValue value, MlirValue buffer,
                                   MlirValue index) {
   MlirValue contribution = coopvecBuildSelect(
-      b, l->valid, value, coopvecPerThreadConstant(&l->p, -0.0));
+      b, l->p.active, value, coopvecPerThreadConstant(&l->p, -0.0));
   MlirValue sum = coopvecBuildSubgroupReduceAdd(b, contribution);
   CoopvecIf leader = coopvecBuildIf(b, l->leader);
   MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(buffer));
@@ -68,8 +68,8 @@ static void reduceElement(GPULowering *l, CoopvecBuilder *b, MlirValue element,
 
 /// grad[offset + i] += v_i summed over all threads.
 bool gpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op) {
-  ReduceSum reduce = {mlirOperationGetOperand(op, 1),
-                      mlirOperationGetOperand(op, 2)};
+  ReduceSum reduce = {coopvecScalarOperand(p, mlirOperationGetOperand(op, 1)),
+                      coopvecScalarOperand(p, mlirOperationGetOperand(op, 2))};
   gpuForEachElement(gpuOf(p), &p->body, mlirOperationGetOperand(op, 0),
                     reduceElement, &reduce);
   return true;

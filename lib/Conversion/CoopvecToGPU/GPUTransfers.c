@@ -162,13 +162,13 @@ void gpuStoreResults(GPULowering *l, MlirOperation ret, intptr_t firstOutput) {
 /// if threads ran one after another. Only that thread writes.
 bool gpuLowerStore(CoopvecPerThread *p, MlirOperation op) {
   GPULowering *l = gpuOf(p);
-  MlirValue base = mlirOperationGetOperand(op, 1);
+  MlirValue base = coopvecScalarOperand(p, mlirOperationGetOperand(op, 1));
   ElementStore store = {
       .buffer = base,
-      .start = mlirOperationGetOperand(op, 2),
+      .start = coopvecScalarOperand(p, mlirOperationGetOperand(op, 2)),
       .element = mlirShapedTypeGetElementType(mlirValueGetType(base))};
   if (coopvecOpIs(op, CoopvecOpMaskedStore))
-    store.mask = mlirOperationGetOperand(op, 3);
+    store.mask = coopvecScalarOperand(p, mlirOperationGetOperand(op, 3));
   CoopvecIf guard = coopvecBuildIf(&p->body, l->isLast);
   gpuForEachElement(l, &guard.then, mlirOperationGetOperand(op, 0),
                     storeElement, &store);
@@ -176,13 +176,3 @@ bool gpuLowerStore(CoopvecPerThread *p, MlirOperation op) {
   return true;
 }
 
-//===----------------------------------------------------------------------===//
-// Uniform ops
-//===----------------------------------------------------------------------===//
-
-/// Uniform ops (checked before the lowering started) are moved into the
-/// kernel in order; every GPU thread computes them.
-bool gpuLowerUniformOp(CoopvecPerThread *p, MlirOperation op) {
-  mlirOperationMoveBefore(op, p->body.before);
-  return true;
-}

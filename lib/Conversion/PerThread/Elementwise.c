@@ -18,22 +18,9 @@
 
 #include <stdlib.h>
 
-/// Where an element function computes: at `b`, element `index` (an index
-/// value); `constant` is the element's number when unrolled into SSA form
-/// and -1 inside an element loop.
-typedef struct ElementAt {
-  CoopvecBuilder *b;
-  MlirValue index;
-  intptr_t constant;
-} ElementAt;
+typedef CoopvecElementAt ElementAt;
+typedef CoopvecElementFn ElementFn;
 
-typedef MlirValue (*ElementFn)(CoopvecPerThread *p, MlirOperation op,
-                               ElementAt at, const void *state);
-
-/// Defines result 0 of `op` (`count` elements) by `fn`: unrolled into SSA
-/// element values, or, when the target tiles vecs this large, an element
-/// loop writing a tile (see coopvecTileFor for `inPlace`). Bit o of
-/// `rowOperands` marks an operand `fn` reads with operandAt.
 /// Whether `op`'s `count` elements are computed by an element loop: when the
 /// result is tiled, and for the transcendentals on any vec of several
 /// elements when the target has tiles, because each unrolled copy of their
@@ -49,7 +36,7 @@ static bool useElementLoop(const CoopvecPerThread *p, MlirOperation op,
   return transcendental && p->mapping->allocTile && count > 1;
 }
 
-static bool mapElementwise(CoopvecPerThread *p, MlirOperation op,
+void coopvecDefineElements(CoopvecPerThread *p, MlirOperation op,
                            intptr_t count, unsigned rowOperands,
                            unsigned inPlace, ElementFn fn, const void *state) {
   MlirValue result = mlirOperationGetResult(op, 0);
@@ -61,7 +48,7 @@ static bool mapElementwise(CoopvecPerThread *p, MlirOperation op,
     }
     coopvecMapElements(p, result, count, values);
     free(values);
-    return true;
+    return;
   }
   for (intptr_t o = 0; o < mlirOperationGetNumOperands(op); ++o)
     if (rowOperands & (1u << o))
@@ -73,12 +60,17 @@ static bool mapElementwise(CoopvecPerThread *p, MlirOperation op,
   p->mapping->storeRow(p, &loop.body, tile, loop.inductionVar, value);
   coopvecFinishFor(&loop, 0, NULL);
   coopvecMapTile(p, result, count, tile);
+}
+
+static bool mapElementwise(CoopvecPerThread *p, MlirOperation op,
+                           intptr_t count, unsigned rowOperands,
+                           unsigned inPlace, ElementFn fn, const void *state) {
+  coopvecDefineElements(p, op, count, rowOperands, inPlace, fn, state);
   return true;
 }
 
-/// Element `at` of operand `o` of `op` (a vec or a broadcast scalar).
-static MlirValue operandAt(CoopvecPerThread *p, MlirOperation op, intptr_t o,
-                           ElementAt at) {
+MlirValue coopvecElementOperand(CoopvecPerThread *p, MlirOperation op,
+                                intptr_t o, ElementAt at) {
   MlirValue operand = mlirOperationGetOperand(op, o);
   if (at.constant >= 0)
     return coopvecOperandElement(p, operand, at.constant);
@@ -138,7 +130,7 @@ static MlirValue elementwiseElement(CoopvecPerThread *p, MlirOperation op,
   MlirValue operands[3] = {{NULL}, {NULL}, {NULL}};
   intptr_t numOperands = mlirOperationGetNumOperands(op);
   for (intptr_t o = 0; o < numOperands && o < 3; ++o)
-    operands[o] = operandAt(p, op, o, at);
+    operands[o] = coopvecElementOperand(p, op, o, at);
   return coopvecEmitElementwise(
       at.b, coopvecLookupOp(op)->id,
       coopvecVecElementOf(mlirOperationGetResult(op, 0)), operands);
@@ -180,10 +172,15 @@ static bool lowerSplat(CoopvecPerThread *p, MlirOperation op) {
   return true;
 }
 
+/// Each element is rounded to the vec's element type (docs/dialect.md): a
+/// target may hold f16 elements in f32 between coopvec ops.
 static bool lowerUnpack(CoopvecPerThread *p, MlirOperation op) {
   MlirValue source = mlirOperationGetOperand(op, 0);
+  MlirType element = coopvecVecElementOf(source);
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
-    MlirValue value = coopvecOperandElement(p, source, i);
+    MlirValue value = coopvecWidenToF32(
+        &p->body, coopvecNarrowTo(&p->body, coopvecOperandElement(p, source, i),
+                                  element));
     coopvecMapElements(p, mlirOperationGetResult(op, i), 1, &value);
   }
   return true;
@@ -221,7 +218,7 @@ static bool lowerFromVector(CoopvecPerThread *p, MlirOperation op) {
     shareElements(p, op, perThread);
     return true;
   }
-  MlirValue source = mlirOperationGetOperand(op, 0);
+  MlirValue source = coopvecScalarOperand(p, mlirOperationGetOperand(op, 0));
   return mapElementwise(p, op, coopvecVecSizeOf(mlirOperationGetResult(op, 0)),
                         0, 0, uniformVectorElement, &source);
 }
@@ -239,7 +236,7 @@ static MlirValue castElement(CoopvecPerThread *p, MlirOperation op,
                              ElementAt at, const void *state) {
   (void)state;
   CoopvecBuilder *b = at.b;
-  MlirValue value = operandAt(p, op, 0, at);
+  MlirValue value = coopvecElementOperand(p, op, 0, at);
   MlirType element = coopvecVecElementOf(mlirOperationGetResult(op, 0));
   return coopvecWidenToF32(b, coopvecNarrowTo(b, value, element));
 }
@@ -298,7 +295,7 @@ static MlirValue loadElement(CoopvecPerThread *p, MlirOperation op,
       coopvecLookupElements(p, mlirOperationGetOperand(op, 3));
   if (!padding || padding->uniform)
     return value;
-  MlirValue mask = mlirOperationGetOperand(op, 2);
+  MlirValue mask = coopvecScalarOperand(p, mlirOperationGetOperand(op, 2));
   MlirValue bit = at.constant >= 0
                       ? coopvecBuildExtract(b, mask, at.constant)
                       : coopvecBuildExtractDynamic(b, mask, at.index);
@@ -334,16 +331,20 @@ bool coopvecLowerLoad(CoopvecPerThread *p, MlirOperation op) {
   }
   int64_t size = coopvecVecSizeOf(result);
   MlirType type = mlirVectorTypeGet(1, &size, coopvecVecElementOf(result));
-  MlirValue operands[] = {mlirOperationGetOperand(op, 0),
-                          mlirOperationGetOperand(op, 1),
-                          {NULL},
-                          {NULL}};
+  MlirValue operands[] = {
+      coopvecScalarOperand(p, mlirOperationGetOperand(op, 0)),
+      coopvecScalarOperand(p, mlirOperationGetOperand(op, 1)),
+      {NULL},
+      {NULL}};
   MlirValue loaded;
   if (coopvecOpIs(op, CoopvecOpMaskedLoad)) {
     MlirValue padding = mlirOperationGetOperand(op, 3);
-    const CoopvecElements *perThread = coopvecLookupElements(p, padding);
-    bool perThreadPadding = perThread && !perThread->uniform;
-    operands[2] = mlirOperationGetOperand(op, 2);
+    bool perThreadPadding = coopvecValueIsVarying(p, padding);
+    if (perThreadPadding)
+      coopvecOperandElement(p, padding, 0); // its element value, for loadElement
+    else
+      padding = coopvecScalarOperand(p, padding);
+    operands[2] = coopvecScalarOperand(p, mlirOperationGetOperand(op, 2));
     // A uniform padding (a scalar of the element type) is the maskedload's
     // pass-through; a per-thread one (an unpacked element) is selected
     // per element.
@@ -362,7 +363,8 @@ bool coopvecLowerMatrixView(CoopvecPerThread *p, MlirOperation op) {
   MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
   MlirAttribute offset = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("offset"));
-  CoopvecMatrixView view = {.buffer = mlirOperationGetOperand(op, 0),
+  CoopvecMatrixView view = {.buffer =
+                                coopvecScalarOperand(p, mlirOperationGetOperand(op, 0)),
                             .rows = coopvecMatrixTypeGetRows(type),
                             .cols = coopvecMatrixTypeGetCols(type),
                             .element = coopvecMatrixTypeGetElementType(type)};

@@ -10,6 +10,7 @@
 #include "Dialect/Functions.h"
 #include "Dialect/Verifier.h"
 #include "Support/Alloc.h"
+#include "Transforms/Inline.h"
 
 #include "coopvec-c/Support.h"
 
@@ -19,15 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool nameStartsWith(MlirOperation op, const char *prefix) {
-  MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  return name.length >= strlen(prefix) &&
-         strncmp(prefix, name.data, strlen(prefix)) == 0;
-}
 
-static bool isCoopvecType(MlirType type) {
-  return coopvecTypeIsAVec(type) || coopvecTypeIsAMatrix(type);
-}
 
 CoopvecFunctionList coopvecCollectPerThreadFunctions(MlirOperation module) {
   CoopvecFunctionList list = {NULL, 0};
@@ -47,25 +40,6 @@ static bool sameName(MlirStringRef a, MlirStringRef b) {
   return a.length == b.length && strncmp(a.data, b.data, a.length) == 0;
 }
 
-static bool listContainsName(const CoopvecFunctionList *list,
-                             MlirStringRef name) {
-  for (intptr_t i = 0; i < list->count; ++i)
-    if (sameName(coopvecSymbolNameOf(list->ops[i]), name))
-      return true;
-  return false;
-}
-
-/// A value that differs between threads: a vec, or what unpack /
-/// to_vector made of one.
-static bool isPerThreadValue(MlirValue value) {
-  if (coopvecTypeIsAVec(mlirValueGetType(value)))
-    return true;
-  if (!mlirValueIsAOpResult(value))
-    return false;
-  MlirOperation owner = mlirOpResultGetOwner(value);
-  return coopvecOpIs(owner, CoopvecOpUnpack) ||
-         coopvecOpIs(owner, CoopvecOpToVector);
-}
 
 static bool checkSignature(MlirOperation func) {
   MlirType type = coopvecFunctionTypeOf(func);
@@ -88,75 +62,6 @@ static bool checkSignature(MlirOperation func) {
                        "a !coopvec.vec (each thread's result is written to "
                        "an output buffer)",
                        (int)name.length, name.data, (long)i);
-    return false;
-  }
-  return true;
-}
-
-/// Uniform ops run once per group of threads (the CPU) or per thread (a
-/// GPU) instead of once per thread of the program: that is only right for
-/// ops without read-modify-write effects or regions: arith, math, index,
-/// vector, ub, affine index arithmetic and memref ops other than atomics.
-static bool isMovableUniformOp(MlirOperation op) {
-  if (mlirOperationGetNumRegions(op) != 0 ||
-      coopvecOpIsNamed(op, "memref.atomic_rmw"))
-    return false;
-  static const char *const prefixes[] = {"arith.",  "math.",   "index.",
-                                         "vector.", "memref.", "ub."};
-  for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); ++i)
-    if (nameStartsWith(op, prefixes[i]))
-      return true;
-  return coopvecOpIsNamed(op, "affine.apply") ||
-         coopvecOpIsNamed(op, "affine.min") ||
-         coopvecOpIsNamed(op, "affine.max");
-}
-
-static bool checkCall(MlirOperation op, const CoopvecFunctionList *perThread,
-                      const char *passName) {
-  MlirAttribute callee = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("callee"));
-  if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee))
-    return true;
-  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
-  if (!listContainsName(perThread, name))
-    return true;
-  coopvecEmitOpError(op,
-                     "calls per-thread function @%.*s; %s does not support "
-                     "calls between per-thread functions (inline the "
-                     "callee)",
-                     (int)name.length, name.data, passName);
-  return false;
-}
-
-static bool checkUniformOp(MlirOperation op,
-                           const CoopvecFunctionList *perThread,
-                           const char *passName) {
-  if (coopvecOpIsNamed(op, "func.call") && !checkCall(op, perThread, passName))
-    return false;
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
-    if (!isPerThreadValue(mlirOperationGetOperand(op, i)))
-      continue;
-    coopvecEmitOpError(op,
-                       "uses a per-thread value (operand #%ld); only "
-                       "coopvec ops can use per-thread values",
-                       (long)i);
-    return false;
-  }
-  if (!isMovableUniformOp(op)) {
-    coopvecEmitOpError(op, "cannot be lowered inside a per-thread function: "
-                           "only coopvec, arith, math, index, vector, ub, "
-                           "affine index and non-atomic memref ops can");
-    return false;
-  }
-  // E.g. `ub.poison : !coopvec.vec<...>`: the lowering knows only the
-  // coopvec ops' results (and matrices only from coopvec.matrix_view).
-  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
-    if (!isCoopvecType(mlirValueGetType(mlirOperationGetResult(op, i))))
-      continue;
-    coopvecEmitOpError(op,
-                       "defines a coopvec value (result #%ld); only coopvec "
-                       "ops can define them",
-                       (long)i);
     return false;
   }
   return true;
@@ -250,19 +155,27 @@ bool coopvecCheckPerThreadFunction(MlirOperation func, MlirOperation module,
   if (!mlirBlockIsNull(mlirBlockGetNextInRegion(entry))) {
     coopvecEmitOpError(func,
                        "@%.*s: a per-thread function must have a body of "
-                       "exactly one block",
+                       "exactly one block (structured control flow: scf)",
                        (int)name.length, name.data);
     return false;
   }
   if (!checkLoweredName(func, module, suffix) || !checkSignature(func))
     return false;
   bool ok = checkSymbolUses(func, module, perThread, passName, suffix);
-  for (MlirOperation op = mlirBlockGetFirstOperation(entry);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (coopvecLookupOp(op))
-      ok &= !targetCheck || targetCheck(op);
-    else if (!coopvecOpIsNamed(op, "func.return"))
-      ok &= checkUniformOp(op, perThread, passName);
-  }
+  return coopvecCheckPerThreadOps(func, passName, targetCheck) && ok;
+}
+
+bool coopvecPrepareFunctions(MlirOperation module,
+                             const CoopvecFunctionList *perThread,
+                             const char *passName, const char *suffix,
+                             CoopvecTargetOpCheck targetCheck) {
+  bool ok = true;
+  for (intptr_t i = 0; i < perThread->count; ++i)
+    ok &= coopvecCheckCalls(perThread->ops[i], module, passName);
+  for (intptr_t i = 0; ok && i < perThread->count; ++i)
+    coopvecInlineCalls(perThread->ops[i], module);
+  for (intptr_t i = 0; ok && i < perThread->count; ++i)
+    ok &= coopvecCheckPerThreadFunction(perThread->ops[i], module, perThread,
+                                        passName, suffix, targetCheck);
   return ok;
 }

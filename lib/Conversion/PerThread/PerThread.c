@@ -33,7 +33,18 @@ void coopvecPerThreadFree(CoopvecPerThread *p) {
   coopvecPointerMapFree(&p->viewMap);
   coopvecPointerMapFree(&p->indexConstants);
   coopvecPointerMapFree(&p->lastUses);
+  coopvecPointerMapFree(&p->definingBlock);
+  coopvecPointerMapFree(&p->opIndices);
   coopvecPointerMapFree(&p->scratch);
+  coopvecUniformityFree(&p->uniformity);
+  coopvecPointerMapFree(&p->loweredMap);
+  coopvecPointerMapFree(&p->broadcasts);
+  coopvecPointerMapFree(&p->localMap);
+  coopvecPointerMapFree(&p->sizes);
+  coopvecPointerMapFree(&p->prechecked);
+  free(p->locals);
+  free(p->lowered);
+  free(p->checks);
   coopvecPointerMapFree(&p->deferredLoads);
   coopvecPointerMapFree(&p->loweredAhead);
 }
@@ -82,11 +93,6 @@ bool coopvecWantsTile(const CoopvecPerThread *p, intptr_t count) {
   return p->mapping->allocTile && count > p->mapping->ssaMaxElements;
 }
 
-/// The lowered representation of `value`'s last use at the current op.
-static bool diesHere(const CoopvecPerThread *p, MlirValue value) {
-  return coopvecPointerMapFind(&p->lastUses, value.ptr) == p->opIndex;
-}
-
 /// Whether an operand of `op` other than #`except` is kept in `memref`.
 static bool readByOtherOperand(const CoopvecPerThread *p, MlirOperation op,
                                intptr_t except, MlirValue memref) {
@@ -107,7 +113,7 @@ MlirValue coopvecTileFor(CoopvecPerThread *p, MlirOperation op, intptr_t count,
       continue;
     MlirValue operand = mlirOperationGetOperand(op, i);
     const CoopvecElements *elements = coopvecLookupElements(p, operand);
-    if (!elements || mlirValueIsNull(elements->tile) || !diesHere(p, operand))
+    if (!elements || mlirValueIsNull(elements->tile) || !coopvecValueDiesHere(p, operand))
       continue;
     CoopvecTile *tile = tileOfMemref(p, elements->tile);
     // Only a tile no other live value maps to (to_vector shares them) and
@@ -147,6 +153,18 @@ static void releaseTile(CoopvecPerThread *p, MlirValue memref) {
   CoopvecTile *tile = tileOfMemref(p, memref);
   if (tile && tile->users > 0)
     --tile->users;
+}
+
+void coopvecReleaseValue(CoopvecPerThread *p, MlirValue value) {
+  const CoopvecElements *elements = coopvecLookupElements(p, value);
+  if (elements && !mlirValueIsNull(elements->tile))
+    releaseTile(p, elements->tile);
+}
+
+void coopvecReleaseScratch(CoopvecPerThread *p) {
+  for (intptr_t i = 0; i < p->numTiles; ++i)
+    p->tiles[i].scratch = false;
+  coopvecPointerMapFree(&p->scratch);
 }
 
 //===----------------------------------------------------------------------===//
@@ -198,11 +216,36 @@ const CoopvecElements *coopvecLookupElements(const CoopvecPerThread *p,
   return index < 0 ? NULL : &p->elements[index];
 }
 
-/// A uniform scalar operand as an element value: widened and broadcast
-/// once, then reused.
-static MlirValue uniformElement(CoopvecPerThread *p, MlirValue value) {
-  MlirValue element =
-      p->mapping->broadcast(p, &p->body, coopvecWidenToF32(&p->body, value));
+/// A builder right after the definition of `value` (an op result or a
+/// block argument of lowered code): values built there dominate every
+/// later use, inside or outside the regions built since.
+static CoopvecBuilder builderAfter(CoopvecPerThread *p, MlirValue value) {
+  MlirLocation loc = p->body.location;
+  if (mlirValueIsABlockArgument(value)) {
+    MlirBlock block = mlirBlockArgumentGetOwner(value);
+    MlirOperation first = mlirBlockGetFirstOperation(block);
+    return mlirOperationIsNull(first) ? coopvecBuilderAtEnd(block, loc)
+                                      : coopvecBuilderBefore(first, loc);
+  }
+  MlirOperation owner = mlirOpResultGetOwner(value);
+  MlirOperation next = mlirOperationGetNextInBlock(owner);
+  return mlirOperationIsNull(next)
+             ? coopvecBuilderAtEnd(mlirOperationGetBlock(owner), loc)
+             : coopvecBuilderBefore(next, loc);
+}
+
+/// A non-vec operand of a coopvec op as an element value: a varying scalar
+/// widened, a uniform one widened and broadcast; built once, after its
+/// definition, then reused.
+static MlirValue scalarElement(CoopvecPerThread *p, MlirValue value) {
+  MlirValue lowered = coopvecScalarOperand(p, value);
+  CoopvecBuilder at = builderAfter(p, lowered);
+  MlirValue element = coopvecWidenToF32(&at, lowered);
+  if (coopvecValueIsVarying(p, value)) {
+    coopvecMapElements(p, value, 1, &element);
+    return element;
+  }
+  element = p->mapping->broadcast(p, &at, element);
   coopvecMapUniform(p, value, 1, element);
   return element;
 }
@@ -211,7 +254,7 @@ MlirValue coopvecOperandElement(CoopvecPerThread *p, MlirValue value,
                                 intptr_t i) {
   const CoopvecElements *elements = coopvecLookupElements(p, value);
   if (!elements)
-    return uniformElement(p, value);
+    return scalarElement(p, value);
   if (!mlirValueIsNull(elements->tile))
     return p->mapping->loadRow(p, &p->body, elements->tile,
                                coopvecPerThreadIndex(p, i));
@@ -223,7 +266,7 @@ MlirValue coopvecOperandElement(CoopvecPerThread *p, MlirValue value,
 void coopvecPrepareForLoop(CoopvecPerThread *p, MlirValue value) {
   const CoopvecElements *elements = coopvecLookupElements(p, value);
   if (!elements)
-    uniformElement(p, value);
+    scalarElement(p, value);
   else if (mlirValueIsNull(elements->tile) && !elements->uniform &&
            elements->count > 1)
     coopvecTileOf(p, value);
@@ -332,119 +375,130 @@ MlirType coopvecVecElementOf(MlirValue vec) {
   return coopvecVecTypeGetElementType(mlirValueGetType(vec));
 }
 
+
 //===----------------------------------------------------------------------===//
-// The walk
+// Lowered values of non-vec values
 //===----------------------------------------------------------------------===//
 
-bool coopvecLowerConstruction(CoopvecPerThread *p, MlirOperation op,
-                              CoopvecOpId id);
-bool coopvecLowerElementwiseOp(CoopvecPerThread *p, MlirOperation op);
-bool coopvecLowerLoad(CoopvecPerThread *p, MlirOperation op);
-bool coopvecLowerMatrixView(CoopvecPerThread *p, MlirOperation op);
-
-/// Every op of Ops.def has a case here: the shared layer's own, or the
-/// target's hook (-Wswitch checks that none is missing).
-static bool lowerCoopvecOp(CoopvecPerThread *p, MlirOperation op,
-                           const CoopvecOpInfo *info) {
-  const CoopvecThreadMapping *m = p->mapping;
-  switch (info->id) {
-  case CoopvecOpFromElements:
-  case CoopvecOpSplat:
-  case CoopvecOpUnpack:
-  case CoopvecOpFromVector:
-  case CoopvecOpToVector:
-  case CoopvecOpCast:
-    return coopvecLowerConstruction(p, op, info->id);
-  case CoopvecOpAdd:
-  case CoopvecOpSub:
-  case CoopvecOpMul:
-  case CoopvecOpMin:
-  case CoopvecOpMax:
-  case CoopvecOpStep:
-  case CoopvecOpFma:
-  case CoopvecOpNeg:
-  case CoopvecOpExp2:
-  case CoopvecOpLog2:
-  case CoopvecOpTanh:
-    return coopvecLowerElementwiseOp(p, op);
-  case CoopvecOpLoad:
-  case CoopvecOpMaskedLoad:
-    return coopvecLowerLoad(p, op);
-  case CoopvecOpMatrixView:
-    return coopvecLowerMatrixView(p, op);
-  case CoopvecOpStore:
-  case CoopvecOpMaskedStore:
-    return m->lowerStore(p, op);
-  case CoopvecOpMatvec:
-    return m->lowerMatvec(p, op);
-  case CoopvecOpOuterProductAccumulate:
-    return m->lowerOuterProduct(p, op);
-  case CoopvecOpReduceSumAccumulate:
-    return m->lowerReduceSum(p, op);
-  case CoopvecOpCount:
-    break;
-  }
-  coopvecEmitOpError(op, "is not supported by %s", m->passName);
-  return false;
+static void insertLowered(CoopvecPerThread *p, CoopvecPointerMap *map,
+                          MlirValue key, MlirValue lowered) {
+  p->lowered = coopvecGrowArray(p->lowered, &p->loweredCapacity,
+                                p->numLowered + 1, sizeof(MlirValue));
+  p->lowered[p->numLowered] = lowered;
+  coopvecPointerMapInsert(map, key.ptr, p->numLowered++);
 }
 
-/// Records, for every value used in `block`, the index of its last user;
-/// the terminator's operands live to the end.
-static void computeLastUses(CoopvecPerThread *p, MlirBlock block) {
-  int64_t index = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(block);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
-      coopvecPointerMapInsert(&p->lastUses, mlirOperationGetOperand(op, i).ptr,
-                              index);
-    ++index;
+void coopvecMapValue(CoopvecPerThread *p, MlirValue key, MlirValue lowered) {
+  insertLowered(p, &p->loweredMap, key, lowered);
+}
+
+bool coopvecValueIsVarying(const CoopvecPerThread *p, MlirValue value) {
+  return coopvecIsVarying(&p->uniformity, value);
+}
+
+MlirValue coopvecScalarOperand(CoopvecPerThread *p, MlirValue value) {
+  intptr_t index = coopvecPointerMapFind(&p->loweredMap, value.ptr);
+  if (index >= 0)
+    return p->lowered[index];
+  const CoopvecElements *elements = coopvecLookupElements(p, value);
+  if (!elements || elements->uniform || coopvecTypeIsAVec(mlirValueGetType(value)))
+    return value; // a uniform value is its own lowered form (moved)
+  // An unpacked element, held as the target's f32 element value.
+  return coopvecNarrowTo(&p->body, elements->values[0], mlirValueGetType(value));
+}
+
+MlirValue coopvecBroadcastUniform(CoopvecPerThread *p, MlirValue value) {
+  intptr_t index = coopvecPointerMapFind(&p->broadcasts, value.ptr);
+  if (index >= 0)
+    return p->lowered[index];
+  CoopvecBuilder at = builderAfter(p, value);
+  MlirValue varying = p->mapping->broadcast(p, &at, value);
+  insertLowered(p, &p->broadcasts, value, varying);
+  return varying;
+}
+
+MlirValue coopvecVaryingOperand(CoopvecPerThread *p, MlirValue value) {
+  MlirValue lowered = coopvecScalarOperand(p, value);
+  return coopvecValueIsVarying(p, value) ? lowered
+                                         : coopvecBroadcastUniform(p, lowered);
+}
+
+/// The lowered type of the non-vec value `value`.
+static MlirType loweredScalarType(CoopvecPerThread *p, MlirValue value) {
+  MlirType type = mlirValueGetType(value);
+  return coopvecValueIsVarying(p, value) ? p->mapping->varyingType(p, type)
+                                         : type;
+}
+
+intptr_t coopvecLoweredTypes(CoopvecPerThread *p, intptr_t count,
+                             const MlirValue *original, MlirType *types) {
+  intptr_t n = 0;
+  for (intptr_t i = 0; i < count; ++i) {
+    if (!coopvecTypeIsAVec(mlirValueGetType(original[i]))) {
+      if (types)
+        types[n] = loweredScalarType(p, original[i]);
+      ++n;
+      continue;
+    }
+    for (intptr_t e = 0; e < coopvecVecSizeOf(original[i]); ++e, ++n)
+      if (types)
+        types[n] = p->elementType;
+  }
+  return n;
+}
+
+intptr_t coopvecLoweredValues(CoopvecPerThread *p, intptr_t count,
+                              const MlirValue *values, const MlirValue *like,
+                              MlirValue *out) {
+  intptr_t n = 0;
+  for (intptr_t i = 0; i < count; ++i) {
+    if (coopvecTypeIsAVec(mlirValueGetType(values[i]))) {
+      for (intptr_t e = 0; e < coopvecVecSizeOf(values[i]); ++e)
+        out[n++] = coopvecOperandElement(p, values[i], e);
+      continue;
+    }
+    out[n++] = coopvecValueIsVarying(p, like[i])
+                   ? coopvecVaryingOperand(p, values[i])
+                   : coopvecScalarOperand(p, values[i]);
+  }
+  return n;
+}
+
+void coopvecMapLoweredValues(CoopvecPerThread *p, intptr_t count,
+                             const MlirValue *original,
+                             const MlirValue *lowered) {
+  intptr_t n = 0;
+  for (intptr_t i = 0; i < count; ++i) {
+    if (coopvecTypeIsAVec(mlirValueGetType(original[i]))) {
+      intptr_t size = coopvecVecSizeOf(original[i]);
+      coopvecMapElements(p, original[i], size, lowered + n);
+      n += size;
+      continue;
+    }
+    coopvecMapValue(p, original[i], lowered[n++]);
   }
 }
 
-/// After op `op` is lowered: the tiles of operands used for the last time,
-/// of results nobody uses, and scratch tiles become free.
-static void releaseAfter(CoopvecPerThread *p, MlirOperation op) {
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
-    MlirValue operand = mlirOperationGetOperand(op, i);
-    const CoopvecElements *elements = coopvecLookupElements(p, operand);
-    bool repeated = false; // release an operand used twice only once
-    for (intptr_t j = 0; j < i; ++j)
-      repeated |= mlirValueEqual(operand, mlirOperationGetOperand(op, j));
-    if (elements && !mlirValueIsNull(elements->tile) && diesHere(p, operand) &&
-        !repeated)
-      releaseTile(p, elements->tile);
-  }
-  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
-    MlirValue result = mlirOperationGetResult(op, i);
-    const CoopvecElements *elements = coopvecLookupElements(p, result);
-    if (elements && !mlirValueIsNull(elements->tile) &&
-        coopvecPointerMapFind(&p->lastUses, result.ptr) < 0)
-      releaseTile(p, elements->tile);
-  }
-  for (intptr_t i = 0; i < p->numTiles; ++i)
-    p->tiles[i].scratch = false;
-  coopvecPointerMapFree(&p->scratch);
+int64_t coopvecAddCheck(CoopvecPerThread *p, MlirOperation op) {
+  p->checks = coopvecGrowArray(p->checks, &p->checksCapacity, p->numChecks + 1,
+                               sizeof(MlirOperation));
+  p->checks[p->numChecks] = op;
+  return p->numChecks++;
 }
 
-bool coopvecPerThreadLowerBlock(CoopvecPerThread *p, MlirBlock block) {
-  computeLastUses(p, block);
-  MlirOperation next;
-  p->opIndex = 0;
-  for (MlirOperation op = mlirBlockGetFirstOperation(block);
-       !mlirOperationIsNull(op); op = next, ++p->opIndex) {
-    next = mlirOperationGetNextInBlock(op);
-    if (mlirOperationIsNull(next))
-      break; // the terminator is the target's
-    p->body.location = mlirOperationGetLocation(op);
-    const CoopvecOpInfo *info = coopvecLookupOp(op);
-    bool ahead = coopvecPointerMapFind(&p->loweredAhead, op.ptr) >= 0;
-    bool ok = ahead  ? true
-              : info ? lowerCoopvecOp(p, op, info)
-                     : p->mapping->lowerUniformOp(p, op);
-    if (!ok)
-      return false;
-    if (info)
-      releaseAfter(p, op);
+void coopvecForEachElement(CoopvecPerThread *p, MlirValue value,
+                           CoopvecEachElementFn fn, void *state) {
+  intptr_t count = coopvecVecSizeOf(value);
+  const CoopvecElements *elements = coopvecLookupElements(p, value);
+  if (!elements || mlirValueIsNull(elements->tile)) {
+    for (intptr_t i = 0; i < count; ++i)
+      fn(p, &p->body, coopvecOperandElement(p, value, i),
+         coopvecPerThreadIndex(p, i), state);
+    return;
   }
-  return true;
+  CoopvecLoop loop = coopvecElementLoop(p, count);
+  MlirValue element =
+      p->mapping->loadRow(p, &loop.body, elements->tile, loop.inductionVar);
+  fn(p, &loop.body, element, loop.inductionVar, state);
+  coopvecFinishFor(&loop, 0, NULL);
 }

@@ -16,13 +16,20 @@
 //   - the semantics of every per-thread op on element values: construction,
 //     casts, elementwise ops (with the special-value rules of
 //     docs/dialect.md), loads at uniform offsets, matrix views.
-//   - the walk over the function body, dispatched through the op table, and
-//     the liveness that lets a dead value's tile be reused.
+//   - the walk over the function body and the regions of its control flow
+//     (Walk.c), dispatched through the op table, and the liveness that lets
+//     a dead value's tile be reused;
+//   - general per-thread code (docs/dialect.md, "Per-thread programs"):
+//     scalar arith / math on varying values (Scalars.c), structured control
+//     flow, plain or under an active mask (ControlFlow.c), memory at
+//     varying indices and local arrays with run-time bounds checks
+//     (Memory.c); which values are varying is Uniformity.c's analysis.
 //
 // A target supplies a CoopvecThreadMapping: its element type, how a
-// uniform scalar becomes an element value, optionally tiles, and the ops
-// where threads cooperate or race (matvec, the training ops, stores), plus
-// what to do with the function's uniform (non-coopvec) ops.
+// uniform scalar becomes a varying value, optionally tiles, the ops where
+// threads cooperate or race (matvec, the training ops, stores), how it
+// tests a mask and which control flow it runs masked, and its memory
+// primitives.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,6 +39,7 @@
 #include "Dialect/Functions.h"
 #include "Dialect/OpTable.h"
 #include "IR/UpstreamBuilders.h"
+#include "Conversion/PerThread/Uniformity.h"
 #include "Support/PointerMap.h"
 
 #include "coopvec-c/Dialect.h"
@@ -60,11 +68,50 @@ typedef struct CoopvecConstant {
 
 typedef bool (*CoopvecOpHook)(struct CoopvecPerThread *p, MlirOperation op);
 
+/// One element access of memory (Memory.c): element `index` of `buffer`,
+/// where `index` is a varying or uniform index value, or for a local array
+/// the linear element index into its storage.
+typedef struct CoopvecElementAccess {
+  MlirOperation op;
+  MlirValue buffer; // a memref argument, or a local array's storage
+  bool local;       // a local array (the target's private storage)
+  MlirValue index;
+  MlirType element; // the element type in memory
+} CoopvecElementAccess;
+
+/// What a target does with memory at varying places (Memory.c decides
+/// what is accessed and whether it is in bounds). `mask` is an i1 of the
+/// index's form (varying or uniform) or null for "every active thread":
+/// elements whose bit is clear are not accessed; a load gives 0 there.
+typedef struct CoopvecMemoryHooks {
+  MlirValue (*load)(struct CoopvecPerThread *p, CoopvecBuilder *b,
+                    const CoopvecElementAccess *a, MlirValue mask);
+  void (*store)(struct CoopvecPerThread *p, CoopvecBuilder *b,
+                const CoopvecElementAccess *a, MlirValue value, MlirValue mask);
+  /// memref.atomic_rmw of `kind` ("addf", "maxs", ...): the old value.
+  MlirValue (*atomic)(struct CoopvecPerThread *p, CoopvecBuilder *b,
+                      const CoopvecElementAccess *a, MlirAttribute kind,
+                      MlirValue value, MlirValue mask);
+  /// Storage for a local array of `count` elements of `element` (at the
+  /// function's entry), and zeroing it at `b`.
+  MlirValue (*allocLocal)(struct CoopvecPerThread *p, int64_t count,
+                          MlirType element);
+  void (*zeroLocal)(struct CoopvecPerThread *p, CoopvecBuilder *b,
+                    MlirValue storage, int64_t count);
+  /// The number of elements of memref argument `memref` (lowered), built at
+  /// the function's entry.
+  MlirValue (*bufferSize)(struct CoopvecPerThread *p, MlirValue memref);
+  /// Adds the threads of `outside` (a varying or uniform i1: the active
+  /// threads whose access `checkId` is out of bounds) to the run's status.
+  void (*report)(struct CoopvecPerThread *p, CoopvecBuilder *b,
+                 MlirValue outside, int64_t checkId);
+} CoopvecMemoryHooks;
+
 /// How a target maps threads onto hardware.
 typedef struct CoopvecThreadMapping {
   const char *passName; // for messages: "convert-coopvec-to-cpu"
-  /// A uniform f32 scalar as an element value at `b` (CPU: broadcast to
-  /// lanes).
+  /// A uniform scalar (of any type) as a varying value at `b` (CPU:
+  /// broadcast to the lanes; GPU: the scalar itself).
   MlirValue (*broadcast)(struct CoopvecPerThread *p, CoopvecBuilder *b,
                          MlirValue scalar);
   /// Tiles (NULL: the target keeps every element value in SSA form): a
@@ -84,6 +131,19 @@ typedef struct CoopvecThreadMapping {
   CoopvecOpHook lowerReduceSum;    // reduce_sum_accumulate
   /// A non-coopvec op of the body (uniform: it sees no per-thread value).
   CoopvecOpHook lowerUniformOp;
+  /// The type of a varying scalar of type `scalar` (CPU: vector<L x
+  /// scalar>; a GPU thread: `scalar`).
+  MlirType (*varyingType)(struct CoopvecPerThread *p, MlirType scalar);
+  /// Whether some thread of the varying i1 `mask` is set, as an i1 every
+  /// thread of the group agrees on (CPU: an OR of the lanes; GPU: a vote of
+  /// the workgroup).
+  MlirValue (*anyActive)(struct CoopvecPerThread *p, CoopvecBuilder *b,
+                         MlirValue mask);
+  /// Whether region op `op`, whose control is varying, runs masked (every
+  /// thread of the group through it, the active mask selecting) rather than
+  /// as divergent thread code (ControlFlow.c).
+  bool (*masksRegion)(struct CoopvecPerThread *p, MlirOperation op);
+  const CoopvecMemoryHooks *memory;
   /// Whether lowerMatvec reads a bias that is a deferred load
   /// (coopvecDeferredLoad) from memory itself. A coopvec.load whose only
   /// use is as the bias of the matvec right after it then emits nothing.
@@ -98,7 +158,6 @@ typedef struct CoopvecElements {
   bool uniform;
   MlirValue *values; // SSA form or uniform; NULL when tiled
   MlirValue tile;
-  int64_t lastUse; // index of the last op of the block using the value
 } CoopvecElements;
 
 /// A tile of the target: free when no value maps to it and no op uses it
@@ -124,9 +183,43 @@ typedef struct CoopvecPerThread {
   intptr_t numElements, elementsCapacity;
   CoopvecTile *tiles;
   intptr_t numTiles, tilesCapacity;
-  CoopvecPointerMap lastUses; // MlirValue.ptr -> index of its last user
-  CoopvecPointerMap scratch;  // MlirValue.ptr -> its scratch tile (this op)
-  int64_t opIndex;            // of the op being lowered
+  /// Liveness (Walk.c): the last use of a value is the index, in the block
+  /// that defines it, of the op that uses it last (an op holding the use
+  /// in its regions counts); a value dies there.
+  CoopvecPointerMap lastUses;     // MlirValue.ptr -> index of its last user
+  CoopvecPointerMap definingBlock; // MlirValue.ptr -> MlirBlock.ptr
+  CoopvecPointerMap opIndices;    // MlirOperation.ptr -> index in its block
+  CoopvecPointerMap scratch; // MlirValue.ptr -> its scratch tile (this op)
+  MlirBlock block;           // the original block being lowered
+  int64_t opIndex;           // of the op being lowered in `block`
+  /// Varying and uniform (Uniformity.c), and the lowered form of every
+  /// non-vec value whose lowered value is not the value itself: varying
+  /// scalars, new region results and block arguments, local arrays.
+  CoopvecUniformity uniformity;
+  CoopvecPointerMap loweredMap; // MlirValue.ptr -> index into `lowered`
+  MlirValue *lowered;
+  intptr_t numLowered, loweredCapacity;
+  CoopvecPointerMap broadcasts; // uniform MlirValue.ptr -> its varying form
+  /// The threads for which the code being emitted runs: a varying i1. At
+  /// the function's top level the valid threads; narrower under masked
+  /// control flow. `allActive`: every thread that runs this code is active
+  /// (divergent GPU code entered by active threads only).
+  MlirValue active;
+  bool allActive;
+  /// Run-time bounds checks (Memory.c): the accesses checked, in order (a
+  /// report names one by its index), and the status buffer they report to.
+  bool boundsChecks;
+  MlirOperation *checks;
+  intptr_t numChecks, checksCapacity;
+  MlirValue status;
+  /// Local arrays (memref.alloca; Memory.c): original result -> index.
+  CoopvecPointerMap localMap;
+  struct CoopvecLocalArray *locals;
+  intptr_t numLocals, localsCapacity;
+  CoopvecPointerMap sizes; // memref argument -> index into `lowered`
+  /// Accesses the engine checks before the run (Dialect/Accesses.h),
+  /// decided on the function as written: op -> 1.
+  CoopvecPointerMap prechecked;
   CoopvecPointerMap viewMap;  // MlirValue.ptr -> index into `views`
   CoopvecMatrixView *views;
   intptr_t numViews, viewsCapacity;
@@ -146,9 +239,76 @@ void coopvecPerThreadInit(CoopvecPerThread *p, MlirContext ctx,
                           MlirType elementType);
 void coopvecPerThreadFree(CoopvecPerThread *p);
 
-/// Lowers every op of `block` (a per-thread function's body, without its
-/// terminator) in order. Returns false after emitting an error at an op.
+/// Analyzes per-thread function `func` before the target changes it
+/// (before its arguments are mapped): which values are varying, which
+/// accesses the engine checks before the run.
+void coopvecPerThreadAnalyze(CoopvecPerThread *p, MlirOperation func);
+/// Lowers the body `block` of per-thread function `func` (without its
+/// terminator), ops in order and control flow region by region, under the
+/// active mask `p->active`. Returns false after emitting an error at an op.
 bool coopvecPerThreadLowerBlock(CoopvecPerThread *p, MlirBlock block);
+/// Lowers the ops of a nested block (without its terminator) at `p->body`;
+/// Walk.c saves and restores the position (ControlFlow.c).
+bool coopvecLowerNestedBlock(CoopvecPerThread *p, MlirBlock block);
+
+/// Records the lowered form of the non-vec value `key`.
+void coopvecMapValue(CoopvecPerThread *p, MlirValue key, MlirValue lowered);
+/// The lowered form of non-vec `value` in its own type: a varying one in
+/// the target's varying type, a uniform one as a scalar. An unpacked
+/// element is rounded to its scalar type (docs/dialect.md).
+MlirValue coopvecScalarOperand(CoopvecPerThread *p, MlirValue value);
+/// The same in the varying form, broadcast if `value` is uniform.
+MlirValue coopvecVaryingOperand(CoopvecPerThread *p, MlirValue value);
+bool coopvecValueIsVarying(const CoopvecPerThread *p, MlirValue value);
+/// The varying form of the lowered uniform value `value` (cached, built
+/// right after its definition so that every later use is dominated).
+MlirValue coopvecBroadcastUniform(CoopvecPerThread *p, MlirValue value);
+/// Where the lowered types of the values `original` (region results,
+/// loop-carried values) go: a vec as its elements in SSA form, a scalar as
+/// its lowered type. Returns the number of types written to `types` (NULL
+/// to count).
+intptr_t coopvecLoweredTypes(CoopvecPerThread *p, intptr_t count,
+                             const MlirValue *original, MlirType *types);
+/// The lowered values of `values` (yields, inits) in the layout of
+/// coopvecLoweredTypes of `like` (the values they become): vecs as their
+/// SSA elements, scalars in the form of `like`. Returns the count.
+intptr_t coopvecLoweredValues(CoopvecPerThread *p, intptr_t count,
+                              const MlirValue *values, const MlirValue *like,
+                              MlirValue *out);
+/// Maps each of `original` to the lowered values `lowered` (in the layout
+/// of coopvecLoweredTypes).
+void coopvecMapLoweredValues(CoopvecPerThread *p, intptr_t count,
+                             const MlirValue *original,
+                             const MlirValue *lowered);
+
+/// Non-coopvec ops without regions (Scalars.c): uniform ops are moved,
+/// varying ones rebuilt on varying values, and the cases upstream leaves
+/// undefined (division by zero, over-wide shifts, float to integer
+/// overflow) are given their defined results.
+bool coopvecLowerScalarOp(CoopvecPerThread *p, MlirOperation op);
+/// Region ops (ControlFlow.c): scf.if, for, while, index_switch.
+bool coopvecLowerControlFlow(CoopvecPerThread *p, MlirOperation op);
+/// Liveness (Walk.c): whether `value` is used for the last time by the op
+/// being lowered; releasing a dead value's tile; freeing scratch tiles.
+bool coopvecValueDiesHere(const CoopvecPerThread *p, MlirValue value);
+void coopvecReleaseValue(CoopvecPerThread *p, MlirValue value);
+void coopvecReleaseScratch(CoopvecPerThread *p);
+
+/// memref.load / store / atomic_rmw / alloca (Memory.c).
+bool coopvecLowerMemrefOp(CoopvecPerThread *p, MlirOperation op);
+/// coopvec.load / masked_load / store / masked_store / reduce_sum_accumulate
+/// at a varying offset (Memory.c).
+bool coopvecLowerVaryingTransfer(CoopvecPerThread *p, MlirOperation op);
+/// Whether a coopvec transfer's offset is varying.
+bool coopvecTransferIsVarying(const CoopvecPerThread *p, MlirOperation op);
+/// The index of the run-time bounds check of `op` (a new one).
+int64_t coopvecAddCheck(CoopvecPerThread *p, MlirOperation op);
+/// Records the checks of lowered function `lowered` in `module`'s
+/// `coopvec.bounds_checks` dictionary: "<location> ('<op>')" per check,
+/// which the engine names an out-of-bounds access by (the module's
+/// attributes survive every pipeline; docs/execution-engine.md).
+void coopvecRecordBoundsChecks(const CoopvecPerThread *p, MlirOperation module,
+                               MlirStringRef lowered);
 
 /// An array of `count` null values (at least one); out of memory aborts,
 /// so the result is never NULL.
@@ -178,6 +338,36 @@ void coopvecPrepareForLoop(CoopvecPerThread *p, MlirValue value);
 /// tile, or its uniform / scalar value.
 MlirValue coopvecOperandRow(CoopvecPerThread *p, CoopvecBuilder *b,
                             MlirValue value, MlirValue i);
+
+/// Where an element function computes: at `b`, element `index` (an index
+/// value); `constant` is the element's number when unrolled into SSA form
+/// and -1 inside an element loop.
+typedef struct CoopvecElementAt {
+  CoopvecBuilder *b;
+  MlirValue index;
+  intptr_t constant;
+} CoopvecElementAt;
+
+typedef MlirValue (*CoopvecElementFn)(CoopvecPerThread *p, MlirOperation op,
+                                      CoopvecElementAt at, const void *state);
+/// Defines result 0 of `op` (`count` elements) by `fn`: unrolled into SSA
+/// element values, or, when the target tiles vecs this large, an element
+/// loop writing a tile (see coopvecTileFor for `inPlace`). Bit o of
+/// `rowOperands` marks an operand `fn` reads with coopvecElementOperand.
+void coopvecDefineElements(CoopvecPerThread *p, MlirOperation op,
+                           intptr_t count, unsigned rowOperands,
+                           unsigned inPlace, CoopvecElementFn fn,
+                           const void *state);
+/// Element `at` of operand `o` of `op` (a vec or a broadcast scalar).
+MlirValue coopvecElementOperand(CoopvecPerThread *p, MlirOperation op,
+                                intptr_t o, CoopvecElementAt at);
+/// Calls `fn` for every element of vec `value` at `p->body`: unrolled over
+/// its SSA elements, or an element loop over its tile.
+typedef void (*CoopvecEachElementFn)(CoopvecPerThread *p, CoopvecBuilder *b,
+                                     MlirValue element, MlirValue index,
+                                     void *state);
+void coopvecForEachElement(CoopvecPerThread *p, MlirValue value,
+                           CoopvecEachElementFn fn, void *state);
 
 /// Whether the result `value` of the current op is kept in a tile.
 bool coopvecWantsTile(const CoopvecPerThread *p, intptr_t count);
@@ -250,13 +440,27 @@ typedef bool (*CoopvecTargetOpCheck)(MlirOperation op);
 /// Checks, before anything changes, that `func` can be lowered: a
 /// definition of one block; a signature the batched form can express; the
 /// name `<func><suffix>` free in `module`; no references to `func` outside
-/// the per-thread functions (it is erased); no calls between per-thread
-/// functions; non-coopvec ops that are uniform (they use no per-thread
-/// value and define no coopvec value) and free of read-modify-write effects
-/// and regions. Emits errors naming `passName`.
+/// the per-thread functions (it is erased); and every op of its body, at
+/// any depth, one that per-thread code allows (coopvecCheckPerThreadOps).
+/// Emits errors naming `passName`.
 bool coopvecCheckPerThreadFunction(MlirOperation func, MlirOperation module,
                                    const CoopvecFunctionList *perThread,
                                    const char *passName, const char *suffix,
                                    CoopvecTargetOpCheck targetCheck);
+
+/// What the lowering passes do before lowering anything: every call of
+/// the per-thread functions checked (no recursion, no declarations) and
+/// inlined, then every function checked. Reports every error it finds.
+bool coopvecPrepareFunctions(MlirOperation module,
+                             const CoopvecFunctionList *perThread,
+                             const char *passName, const char *suffix,
+                             CoopvecTargetOpCheck targetCheck);
+
+/// The op rules of per-thread code (Checks.c, docs/dialect.md, "Per-thread
+/// programs"): the ops, types and uses allowed on varying and uniform
+/// values, structured control flow, memory and local arrays; each op
+/// outside them is a located error.
+bool coopvecCheckPerThreadOps(MlirOperation func, const char *passName,
+                              CoopvecTargetOpCheck targetCheck);
 
 #endif // COOPVEC_LIB_CONVERSION_PERTHREAD_PERTHREAD_H

@@ -1,0 +1,332 @@
+//===- CPUMemory.c - Memory at varying places on SIMD lanes ---------------===//
+//
+// The CPU's CoopvecMemoryHooks (PerThread.h): a varying index is a lane
+// vector of indices, so loads and stores are masked `vector.gather` /
+// `vector.scatter` (lanes ordered: where two lanes store to one element,
+// the higher one's value lands, as if threads ran in order). Atomics have
+// no vector form: a loop over the lanes does one `memref.atomic_rmw` per
+// active lane. A local array is lane-interleaved, element j of lane l at
+// j * L + l of a stack buffer, so that a uniform index reads or writes L
+// consecutive values (one vector access) and a varying one gathers.
+//
+// Out-of-bounds accesses are counted into the status buffer, a trailing
+// `memref<2xi64>` argument of @f_batched that the function gains with its
+// first check: [0] the number of (thread, op) accesses, [1] the smallest
+// thread * 2^16 + check index (docs/execution-engine.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/CoopvecToCPU/CPU.h"
+
+#include "Dialect/Verifier.h"
+
+#include "coopvec-c/Support.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+#include <stdlib.h>
+
+static MlirValue indexConstant(CPULowering *l, int64_t value) {
+  return coopvecPerThreadIndex(&l->p, value);
+}
+
+MlirType cpuVaryingType(CoopvecPerThread *p, MlirType scalar) {
+  int64_t lanes = cpuOf(p)->lanes;
+  return mlirVectorTypeGet(1, &lanes, scalar);
+}
+
+static MlirValue reduce(CoopvecBuilder *b, const char *kind, MlirValue vector,
+                        MlirType result) {
+  MlirNamedAttribute attr = coopvecNamedAttr(
+      b->context, "kind",
+      mlirAttributeParseGet(b->context, mlirStringRefCreateFromCString(kind)));
+  return coopvecBuild1(b, "vector.reduction", 1, &vector, result, 1, &attr);
+}
+
+MlirValue cpuAnyActive(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue mask) {
+  return reduce(b, "#vector.kind<or>", mask, mlirIntegerTypeGet(p->ctx, 1));
+}
+
+/// vector<L x index> [0, 1, ..., L - 1], made once before the lane loop.
+static MlirValue laneIds(CPULowering *l) {
+  if (mlirValueIsNull(l->laneIds)) {
+    MlirType type = cpuVaryingType(&l->p, l->p.index);
+    l->laneIds = coopvecBuild1(&l->p.entry, "vector.step", 0, NULL, type, 0,
+                               NULL);
+  }
+  return l->laneIds;
+}
+
+/// `mask` and the active lanes (`mask` null: the active lanes), as a lane
+/// mask; a uniform `mask` is broadcast.
+static MlirValue laneMask(CPULowering *l, CoopvecBuilder *b, MlirValue mask) {
+  if (mlirValueIsNull(mask))
+    return l->p.active;
+  if (!mlirTypeIsAVector(mlirValueGetType(mask)))
+    mask = coopvecBuildBroadcast(b, mask, mlirValueGetType(l->p.active));
+  return coopvecBuildBinaryOp(b, "arith.andi", l->p.active, mask);
+}
+
+static bool isVarying(MlirValue value) {
+  return mlirTypeIsAVector(mlirValueGetType(value));
+}
+
+/// The element indices of a lane-interleaved local array: index * L + lane.
+static MlirValue interleaved(CPULowering *l, CoopvecBuilder *b,
+                             MlirValue index) {
+  MlirValue scaled =
+      coopvecBuildBinaryOp(b, "arith.muli", index,
+                           isVarying(index)
+                               ? coopvecBuildBroadcast(
+                                     b, indexConstant(l, l->lanes),
+                                     mlirValueGetType(index))
+                               : indexConstant(l, l->lanes));
+  if (!isVarying(index))
+    return scaled;
+  return coopvecBuildBinaryOp(b, "arith.addi", scaled, laneIds(l));
+}
+
+static MlirType laneVectorOf(CPULowering *l, MlirType element) {
+  return cpuVaryingType(&l->p, element);
+}
+
+static MlirValue zeroLanes(CoopvecBuilder *b, MlirType type) {
+  MlirType element = mlirShapedTypeGetElementType(type);
+  return mlirTypeIsAFloat(element) ? coopvecBuildFloatSplatConstant(b, type, 0.0)
+                                   : coopvecBuildIntSplatConstant(b, type, 0);
+}
+
+static MlirValue gather(CPULowering *l, CoopvecBuilder *b, MlirValue memref,
+                        MlirValue indices, MlirValue mask, MlirType element) {
+  MlirType type = laneVectorOf(l, element);
+  MlirValue operands[] = {memref, indexConstant(l, 0), indices, mask,
+                          zeroLanes(b, type)};
+  return coopvecBuild1(b, "vector.gather", 5, operands, type, 0, NULL);
+}
+
+static void scatter(CPULowering *l, CoopvecBuilder *b, MlirValue memref,
+                    MlirValue indices, MlirValue mask, MlirValue values) {
+  MlirValue operands[] = {memref, indexConstant(l, 0), indices, mask, values};
+  coopvecBuild0(b, "vector.scatter", 5, operands, 0, NULL);
+}
+
+//===----------------------------------------------------------------------===//
+// Loads and stores
+//===----------------------------------------------------------------------===//
+
+/// A uniform element of a memref argument: one scalar load, guarded by the
+/// uniform `mask` (0 where it is clear).
+static MlirValue uniformLoad(CoopvecBuilder *b, const CoopvecElementAccess *a,
+                             MlirValue mask) {
+  if (mlirValueIsNull(mask))
+    return coopvecBuildMemrefLoad(b, a->buffer, a->index);
+  MlirType types[] = {a->element};
+  MlirValue zero = mlirTypeIsAFloat(a->element)
+                       ? coopvecBuildFloatConstant(b, a->element, 0.0)
+                       : coopvecBuildIntConstant(b, a->element, 0);
+  CoopvecIfElse branch = coopvecBuildIfElse(b, mask, 1, types);
+  MlirValue loaded =
+      coopvecBuildMemrefLoad(&branch.then, a->buffer, a->index);
+  coopvecFinishIfElse(&branch, &loaded, &zero);
+  return mlirOperationGetResult(branch.op, 0);
+}
+
+static MlirValue cpuLoad(CoopvecPerThread *p, CoopvecBuilder *b,
+                         const CoopvecElementAccess *a, MlirValue mask) {
+  CPULowering *l = cpuOf(p);
+  if (!a->local && !isVarying(a->index))
+    return uniformLoad(b, a, mask);
+  MlirValue lanes = laneMask(l, b, mask);
+  if (a->local && !isVarying(a->index)) {
+    MlirValue operands[] = {a->buffer, interleaved(l, b, a->index), lanes,
+                            zeroLanes(b, laneVectorOf(l, a->element))};
+    return coopvecBuild1(b, "vector.maskedload", 4, operands,
+                         laneVectorOf(l, a->element), 0, NULL);
+  }
+  MlirValue indices = a->local ? interleaved(l, b, a->index) : a->index;
+  return gather(l, b, a->buffer, indices, lanes, a->element);
+}
+
+/// The value of the highest active lane: the thread whose store lands when
+/// all active threads store to one element.
+static MlirValue lastActiveLane(CPULowering *l, CoopvecBuilder *b,
+                                MlirValue value) {
+  MlirValue lanes = coopvecBuildSelect(
+      b, l->p.active, laneIds(l),
+      coopvecBuildIntSplatConstant(b, mlirValueGetType(laneIds(l)), 0));
+  MlirValue last = reduce(b, "#vector.kind<maxui>", lanes, l->p.index);
+  return coopvecBuildExtractDynamic(b, value, last);
+}
+
+static void cpuStore(CoopvecPerThread *p, CoopvecBuilder *b,
+                     const CoopvecElementAccess *a, MlirValue value,
+                     MlirValue mask) {
+  CPULowering *l = cpuOf(p);
+  if (!a->local && !isVarying(a->index)) {
+    if (isVarying(value))
+      value = lastActiveLane(l, b, value);
+    if (mlirValueIsNull(mask)) {
+      coopvecBuildMemrefStore(b, value, a->buffer, a->index);
+      return;
+    }
+    CoopvecIf branch = coopvecBuildIf(b, mask);
+    coopvecBuildMemrefStore(&branch.then, value, a->buffer, a->index);
+    coopvecFinishIf(&branch);
+    return;
+  }
+  if (!isVarying(value))
+    value = coopvecBuildBroadcast(b, value, laneVectorOf(l, a->element));
+  MlirValue lanes = laneMask(l, b, mask);
+  if (a->local && !isVarying(a->index)) {
+    MlirValue operands[] = {a->buffer, interleaved(l, b, a->index), lanes,
+                            value};
+    coopvecBuild0(b, "vector.maskedstore", 4, operands, 0, NULL);
+    return;
+  }
+  scatter(l, b, a->buffer, a->local ? interleaved(l, b, a->index) : a->index,
+          lanes, value);
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+/// for lane < L: if enabled[lane]: old[lane] = atomic(buffer[index[lane]],
+/// value[lane]).
+static MlirValue cpuAtomic(CoopvecPerThread *p, CoopvecBuilder *b,
+                           const CoopvecElementAccess *a, MlirAttribute kind,
+                           MlirValue value, MlirValue mask) {
+  CPULowering *l = cpuOf(p);
+  MlirValue enabled = laneMask(l, b, mask);
+  MlirValue indices = a->index;
+  if (a->local)
+    indices = interleaved(l, b, isVarying(indices)
+                                    ? indices
+                                    : coopvecBuildBroadcast(
+                                          b, indices,
+                                          cpuVaryingType(p, p->index)));
+  else if (!isVarying(indices))
+    indices = coopvecBuildBroadcast(b, indices, cpuVaryingType(p, p->index));
+  MlirType type = laneVectorOf(l, a->element);
+  MlirValue init = zeroLanes(b, type);
+  CoopvecLoop loop = coopvecBuildFor(b, indexConstant(l, 0),
+                                     indexConstant(l, l->lanes),
+                                     indexConstant(l, 1), 1, &init);
+  CoopvecBuilder *in = &loop.body;
+  MlirValue lane = loop.inductionVar;
+  MlirValue old = coopvecLoopIterArg(&loop, 0);
+  MlirType types[] = {type};
+  CoopvecIfElse branch = coopvecBuildIfElse(
+      in, coopvecBuildExtractDynamic(in, enabled, lane), 1, types);
+  CoopvecBuilder *then = &branch.then;
+  MlirValue operands[] = {coopvecBuildExtractDynamic(then, value, lane),
+                          a->buffer,
+                          coopvecBuildExtractDynamic(then, indices, lane)};
+  MlirNamedAttribute attr = coopvecNamedAttr(p->ctx, "kind", kind);
+  MlirValue result = coopvecBuild1(then, "memref.atomic_rmw", 3, operands,
+                                   a->element, 1, &attr);
+  MlirValue updated = coopvecBuildInsertDynamic(then, result, old, lane);
+  coopvecFinishIfElse(&branch, &updated, &old);
+  MlirValue next = mlirOperationGetResult(branch.op, 0);
+  coopvecFinishFor(&loop, 1, &next);
+  return mlirOperationGetResult(loop.op, 0);
+}
+
+//===----------------------------------------------------------------------===//
+// Local arrays
+//===----------------------------------------------------------------------===//
+
+static MlirValue cpuAllocLocal(CoopvecPerThread *p, int64_t count,
+                               MlirType element) {
+  int64_t size = count * cpuOf(p)->lanes;
+  MlirType type =
+      mlirMemRefTypeContiguousGet(element, 1, &size, mlirAttributeGetNull());
+  return coopvecBuildAlloca(&p->entry, type, 64);
+}
+
+static void cpuZeroLocal(CoopvecPerThread *p, CoopvecBuilder *b,
+                         MlirValue storage, int64_t count) {
+  CPULowering *l = cpuOf(p);
+  MlirType element =
+      mlirShapedTypeGetElementType(mlirValueGetType(storage));
+  MlirValue zeros = zeroLanes(b, laneVectorOf(l, element));
+  CoopvecLoop loop = coopvecBuildFor(b, indexConstant(l, 0),
+                                     indexConstant(l, count * l->lanes),
+                                     indexConstant(l, l->lanes), 0, NULL);
+  MlirValue operands[] = {zeros, storage, loop.inductionVar};
+  coopvecBuild0(&loop.body, "vector.store", 3, operands, 0, NULL);
+  coopvecFinishFor(&loop, 0, NULL);
+}
+
+//===----------------------------------------------------------------------===//
+// The status of the run
+//===----------------------------------------------------------------------===//
+
+/// The status argument, added to @f_batched with the first check.
+static MlirValue statusBuffer(CPULowering *l) {
+  if (mlirValueIsNull(l->p.status)) {
+    int64_t two = 2;
+    MlirType type = mlirMemRefTypeContiguousGet(
+        mlirIntegerTypeGet(l->p.ctx, 64), 1, &two, mlirAttributeGetNull());
+    l->p.status =
+        mlirBlockAddArgument(l->entryBlock, type, l->p.body.location);
+  }
+  return l->p.status;
+}
+
+/// status[0] += the number of lanes in `outside`; status[1] = min(status[1],
+/// (first such thread) * 2^16 + check), when some lane is.
+static void cpuReport(CoopvecPerThread *p, CoopvecBuilder *b,
+                      MlirValue outside, int64_t check) {
+  CPULowering *l = cpuOf(p);
+  MlirValue lanes = isVarying(outside)
+                        ? coopvecBuildBinaryOp(b, "arith.andi", p->active,
+                                               outside)
+                        : coopvecBuildBinaryOp(
+                              b, "arith.andi", p->active,
+                              coopvecBuildBroadcast(b, outside,
+                                                    mlirValueGetType(p->active)));
+  CoopvecIf any = coopvecBuildIf(b, cpuAnyActive(p, b, lanes));
+  CoopvecBuilder *in = &any.then;
+  MlirType i64 = mlirIntegerTypeGet(p->ctx, 64);
+  MlirValue count = reduce(
+      in, "#vector.kind<add>",
+      coopvecBuildCast1(in, "arith.extui", lanes, cpuVaryingType(p, i64)), i64);
+  MlirValue first = reduce(
+      in, "#vector.kind<minui>",
+      coopvecBuildSelect(in, lanes, laneIds(l),
+                         coopvecBuildIntSplatConstant(
+                             in, mlirValueGetType(laneIds(l)), l->lanes)),
+      p->index);
+  MlirValue thread =
+      coopvecBuildBinaryOp(in, "arith.addi", l->threadBase, first);
+  MlirValue key = coopvecBuildBinaryOp(
+      in, "arith.addi",
+      coopvecBuildBinaryOp(in, "arith.muli", thread, indexConstant(l, 1 << 16)),
+      indexConstant(l, check));
+  MlirValue status = statusBuffer(l);
+  coopvecBuildAtomic(in, coopvecAtomicKindAttr(p->ctx, COOPVEC_ATOMIC_ADDI),
+                     count, status, indexConstant(l, 0));
+  coopvecBuildAtomic(in, coopvecAtomicKindAttr(p->ctx, COOPVEC_ATOMIC_MINS),
+                     coopvecBuildCast1(in, "arith.index_cast", key, i64),
+                     status, indexConstant(l, 1));
+  coopvecFinishIf(&any);
+}
+
+/// From the memref's descriptor.
+static MlirValue cpuBufferSize(CoopvecPerThread *p, MlirValue memref) {
+  MlirValue operands[] = {memref, coopvecPerThreadIndex(p, 0)};
+  return coopvecBuild1(&p->entry, "memref.dim", 2, operands, p->index, 0,
+                       NULL);
+}
+
+const CoopvecMemoryHooks cpuMemoryHooks = {
+    .bufferSize = cpuBufferSize,
+    .load = cpuLoad,
+    .store = cpuStore,
+    .atomic = cpuAtomic,
+    .allocLocal = cpuAllocLocal,
+    .zeroLocal = cpuZeroLocal,
+    .report = cpuReport,
+};
