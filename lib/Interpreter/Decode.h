@@ -44,7 +44,7 @@ bool coopvecCheckCounts(Interp *interp, Inst *inst, int32_t operands,
 bool coopvecDescribeError(Interp *interp, Inst *inst, const Slot *slot,
                           const char *what, const char *expected);
 /// Checks that values in `from` can be copied into `to`, pairwise (local
-/// arrays cannot be).
+/// arrays cannot be). In DecodeControl.c.
 bool coopvecCheckCopies(Interp *interp, Inst *inst, const Program *fromProgram,
                         const int32_t *from, const Program *toProgram,
                         const int32_t *to, int32_t count, const char *what);
