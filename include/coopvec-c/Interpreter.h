@@ -28,7 +28,8 @@ extern "C" {
 ///  - !coopvec.vec<N, T> or vector<NxT>: numThreads * N elements, row-major
 ///    (thread t's vector is elements [t*N, t*N+N)), dtype matching T.
 ///  - memref<?xT> / memref<NxT>: one buffer shared by all threads, dtype
-///    matching T. Stores and gradient accumulations write into it.
+///    matching T (f16, f32, f64, i8, i32, i64). Stores, atomics and
+///    gradient accumulations write into it.
 ///  - a scalar (f16, f32, f64, index, iN): 1 element shared by all threads,
 ///    or numThreads elements, one per thread.
 /// results[i]: numThreads * N elements for vec/vector results, numThreads
@@ -38,9 +39,11 @@ extern "C" {
 ///
 /// Returns failure, after reporting one message through `errorCallback`
 /// (which may be NULL), on bad arguments, IR the interpreter does not
-/// support, or an out-of-bounds memory access. Memref buffers are written
-/// back only when every thread succeeded; on failure they are unchanged
-/// (result arrays may be partially written).
+/// support, or memory accesses outside their buffers. Those do not stop the
+/// run (a read gives 0, a write is dropped): once every thread has run, one
+/// error counts them and names the first. Memref buffers are written back
+/// only when the run succeeded; on failure they are unchanged (result
+/// arrays may be partially written).
 COOPVEC_EXPORT MlirLogicalResult coopvecInterpret(
     MlirOperation moduleOp, MlirStringRef funcName, int64_t numThreads,
     const CoopvecArray *args, intptr_t numArgs, CoopvecArray *results,

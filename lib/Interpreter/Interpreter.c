@@ -2,13 +2,15 @@
 //
 // Checks the module, decodes the function, binds the caller's arrays, runs
 // the program once per thread (threads 0, 1, ... in order) and writes the
-// buffers back. Memory ops work on a double shadow copy of every buffer, so
-// gradient accumulations sum in double whatever the element type, and the
-// caller's buffers change only if every thread succeeded.
+// buffers back. Memory ops work on a shadow copy of every buffer (doubles
+// for floats), so gradient accumulations sum in double whatever the element
+// type, and the caller's buffers change only if every thread succeeded and
+// no access was out of bounds.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Interpreter/Decode.h"
+#include "Interpreter/Execute.h"
 
 #include "coopvec-c/Support.h"
 
@@ -113,9 +115,26 @@ static bool isFloatDType(CoopvecDType dtype) {
          dtype == CoopvecDTypeF64;
 }
 
+/// The dtype of an integer memref's elements; -1 if none holds them.
+static int intMemRefDType(int bits) {
+  switch (bits) {
+  case 8:
+    return CoopvecDTypeI8;
+  case 32:
+    return CoopvecDTypeI32;
+  case 64:
+    return CoopvecDTypeI64;
+  default:
+    return -1;
+  }
+}
+
 /// Inputs must match their element type exactly, so that the interpreter
-/// sees the values the compiled code sees; float results may be wider.
+/// sees the values the compiled code sees (integer scalars and vectors may
+/// come in any integer dtype); float results may be wider.
 static bool dtypeFits(const Slot *slot, CoopvecDType dtype, bool isResult) {
+  if (slot->elem == ELEM_INT && slot->kind == SLOT_MEMREF)
+    return (int)dtype == intMemRefDType(slot->bits);
   if (slot->elem == ELEM_INT)
     return isIntDType(dtype);
   if (isResult)
@@ -197,20 +216,30 @@ static int32_t bindBuffer(Interp *interp, const Slot *slot,
   Buffer *buffer = &interp->buffers[interp->numBuffers];
   buffer->array = *array;
   buffer->elem = slot->elem;
+  buffer->bits = slot->bits;
   buffer->dirty = false;
-  buffer->shadow = malloc(sizeof(double) * (size_t)(array->size + 1));
+  buffer->shadow = malloc(sizeof(Cell) * (size_t)(array->size + 1));
   if (!buffer->shadow)
     abort();
-  for (int64_t i = 0; i < array->size; ++i)
-    buffer->shadow[i] = coopvecArrayGet(array, i);
+  for (int64_t i = 0; i < array->size; ++i) {
+    if (slot->elem == ELEM_INT)
+      buffer->shadow[i].i =
+          coopvecInterpWrap((uint64_t)readInt(array, i), slot->bits);
+    else
+      buffer->shadow[i].f = coopvecArrayGet(array, i);
+  }
   return interp->numBuffers++;
 }
 
 static void writeBackBuffers(Interp *interp) {
   for (int32_t i = 0; i < interp->numBuffers; ++i) {
     Buffer *buffer = &interp->buffers[i];
-    for (int64_t j = 0; buffer->dirty && j < buffer->array.size; ++j)
-      coopvecArraySet(&buffer->array, j, buffer->shadow[j]);
+    for (int64_t j = 0; buffer->dirty && j < buffer->array.size; ++j) {
+      if (buffer->elem == ELEM_INT)
+        writeInt(&buffer->array, j, buffer->shadow[j].i);
+      else
+        coopvecArraySet(&buffer->array, j, buffer->shadow[j].f);
+    }
   }
 }
 
@@ -261,7 +290,8 @@ static void loadArguments(Program *program, int64_t thread,
     Cell *cells = &program->frame[slot->offset];
     for (int64_t j = 0; j < slot->width; ++j) {
       if (slot->kind == SLOT_INT)
-        cells[j].i = readInt(&args[i], first + j);
+        cells[j].i = coopvecInterpWrap((uint64_t)readInt(&args[i], first + j),
+                                       slot->bits);
       else
         cells[j].f = coopvecArrayGet(&args[i], first + j);
     }
@@ -336,17 +366,32 @@ static Program *prepare(Interp *interp, MlirStringRef funcName,
   return program;
 }
 
+/// Out-of-bounds accesses do not stop the run; it fails at the end with
+/// one error at the first one (the lowest thread's, first in the text).
+static bool reportOutOfBounds(Interp *interp) {
+  const OutOfBounds *first = &interp->outOfBounds;
+  if (first->count == 0)
+    return true;
+  bool one = first->count == 1;
+  return coopvecInterpError(
+      interp, first->op,
+      "%lld %s outside %s buffer (reads gave 0, writes were dropped); the "
+      "first: thread %lld, %s",
+      (long long)first->count, one ? "access" : "accesses",
+      one ? "its" : "their", (long long)first->thread, first->what);
+}
+
 static bool runThreads(Interp *interp, Program *program, int64_t numThreads,
                        const CoopvecArray *args, CoopvecArray *results) {
   for (int64_t thread = 0; thread < numThreads; ++thread) {
     interp->thread = thread;
     loadArguments(program, thread, args);
-    if (!coopvecInterpRun(interp, program, 0, program->numInsts))
+    if (!coopvecInterpRun(interp, program))
       return false;
     storeResults(program, thread, results);
   }
   interp->thread = -1;
-  return true;
+  return reportOutOfBounds(interp);
 }
 
 MlirLogicalResult coopvecInterpret(MlirOperation moduleOp,
@@ -360,6 +405,7 @@ MlirLogicalResult coopvecInterpret(MlirOperation moduleOp,
   interp.errorCallback = errorCallback;
   interp.userData = userData;
   interp.thread = -1;
+  interp.outOfBounds.thread = -1;
   bool ok;
   if (mlirOperationIsNull(moduleOp)) {
     ok = coopvecInterpError(&interp, moduleOp, "the module is null");
@@ -375,6 +421,8 @@ MlirLogicalResult coopvecInterpret(MlirOperation moduleOp,
   if (ok)
     writeBackBuffers(&interp);
   freeBuffers(&interp);
+  free(interp.callPath);
+  free(interp.outOfBounds.path);
   coopvecInterpFreePrograms(&interp);
   return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }

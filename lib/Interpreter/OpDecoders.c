@@ -2,7 +2,9 @@
 //
 // The interpreter does not trust the IR to have passed coopvec-verify: each
 // op's operand and result shapes are checked here, so that execution never
-// indexes past a value. The messages name what the op needs.
+// indexes past a value. The messages name what the op needs. This file has
+// the coopvec ops and the table of every supported op; the upstream ops'
+// checks are in DecodeArith.c, DecodeMemory.c and DecodeControl.c.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,26 +23,13 @@ static bool isFloatVec(const Slot *slot, int64_t width) {
          (width < 0 || slot->width == width);
 }
 
-static bool isFloatScalar(const Slot *slot) {
-  return slot->kind == SLOT_FLOAT && !slot->isVector;
-}
-
-static bool isIntScalar(const Slot *slot) {
-  return slot->kind == SLOT_INT && !slot->isVector;
-}
-
 /// A right-hand operand of an elementwise op: a vector as wide as the
 /// result, or a scalar that is broadcast.
 static bool isBroadcastable(const Slot *slot, int64_t width) {
   return slot->kind == SLOT_FLOAT && (!slot->isVector || slot->width == width);
 }
 
-static bool sameShape(const Slot *a, const Slot *b) {
-  return a->kind == b->kind && a->isVector == b->isVector &&
-         coopvecSlotCells(a) == coopvecSlotCells(b);
-}
-
-static bool checkCounts(Interp *interp, Inst *inst, int32_t operands,
+bool coopvecCheckCounts(Interp *interp, Inst *inst, int32_t operands,
                         int32_t results) {
   if (inst->numOperands == operands && inst->numResults == results)
     return true;
@@ -51,7 +40,7 @@ static bool checkCounts(Interp *interp, Inst *inst, int32_t operands,
                             results);
 }
 
-static bool describeError(Interp *interp, Inst *inst, const Slot *slot,
+bool coopvecDescribeError(Interp *interp, Inst *inst, const Slot *slot,
                           const char *what, const char *expected) {
   char text[96];
   coopvecSlotDescribe(slot, text, sizeof(text));
@@ -68,71 +57,20 @@ static bool describeError(Interp *interp, Inst *inst, const Slot *slot,
 static bool checkVecElementwise(Interp *interp, Program *program,
                                 int32_t index) {
   Inst *inst = instAt(program, index);
-  int32_t arity = inst->opcode == OP_FMA ? 3
-                  : (inst->opcode == OP_FNEG || inst->opcode == OP_EXP2 ||
-                     inst->opcode == OP_LOG2 || inst->opcode == OP_TANH)
-                      ? 1
-                      : 2;
-  if (!checkCounts(interp, inst, arity, 1))
+  int32_t arity = coopvecInterpFloatArity(inst->opcode);
+  if (!coopvecCheckCounts(interp, inst, arity, 1))
     return false;
   Slot *result = resultSlot(program, inst, 0);
   if (!isFloatVec(result, -1))
-    return describeError(interp, inst, result, "the result", "a vec");
+    return coopvecDescribeError(interp, inst, result, "the result", "a vec");
   if (!isFloatVec(operandSlot(program, inst, 0), result->width))
-    return describeError(interp, inst, operandSlot(program, inst, 0),
-                         "operand #0", "a vec of the result's size");
+    return coopvecDescribeError(interp, inst, operandSlot(program, inst, 0),
+                                "operand #0", "a vec of the result's size");
   for (int32_t i = 1; i < arity; ++i)
     if (!isBroadcastable(operandSlot(program, inst, i), result->width))
-      return describeError(interp, inst, operandSlot(program, inst, i),
-                           i == 1 ? "operand #1" : "operand #2",
-                           "a vec of the result's size or a scalar");
-  return true;
-}
-
-/// arith float ops on scalars or vectors: all operands shaped like the
-/// result.
-static bool checkArithFloat(Interp *interp, Program *program, int32_t index) {
-  Inst *inst = instAt(program, index);
-  int32_t arity = inst->opcode == OP_FNEG ? 1 : 2;
-  if (!checkCounts(interp, inst, arity, 1))
-    return false;
-  Slot *result = resultSlot(program, inst, 0);
-  if (result->kind != SLOT_FLOAT)
-    return describeError(interp, inst, result, "the result",
-                         "a float scalar or vector");
-  for (int32_t i = 0; i < arity; ++i)
-    if (!sameShape(operandSlot(program, inst, i), result))
-      return describeError(interp, inst, operandSlot(program, inst, i),
-                           "an operand", "the result's type");
-  return true;
-}
-
-static bool checkArithInt(Interp *interp, Program *program, int32_t index) {
-  Inst *inst = instAt(program, index);
-  if (!checkCounts(interp, inst, 2, 1))
-    return false;
-  for (int32_t i = 0; i < 2; ++i)
-    if (!isIntScalar(operandSlot(program, inst, i)))
-      return describeError(interp, inst, operandSlot(program, inst, i),
-                           "an operand", "an integer or index scalar");
-  if (!isIntScalar(resultSlot(program, inst, 0)))
-    return describeError(interp, inst, resultSlot(program, inst, 0),
-                         "the result", "an integer or index scalar");
-  return true;
-}
-
-/// One operand converted elementwise into a result of the same width:
-/// index_cast (int), extf / truncf (float), cast / from_vector / to_vector.
-static bool checkConversion(Interp *interp, Program *program, int32_t index) {
-  Inst *inst = instAt(program, index);
-  if (!checkCounts(interp, inst, 1, 1))
-    return false;
-  Slot *source = operandSlot(program, inst, 0);
-  Slot *result = resultSlot(program, inst, 0);
-  if (source->kind != result->kind || source->width != result->width ||
-      (source->kind != SLOT_FLOAT && source->kind != SLOT_INT))
-    return describeError(interp, inst, source, "the source",
-                         "a value of the result's kind and size");
+      return coopvecDescribeError(interp, inst, operandSlot(program, inst, i),
+                                  i == 1 ? "operand #1" : "operand #2",
+                                  "a vec of the result's size or a scalar");
   return true;
 }
 
@@ -151,21 +89,21 @@ static bool checkFromElements(Interp *interp, Program *program, int32_t index) {
                               inst->numOperands, (long long)result->width);
   for (int32_t i = 0; i < inst->numOperands; ++i)
     if (!isFloatScalar(operandSlot(program, inst, i)))
-      return describeError(interp, inst, operandSlot(program, inst, i),
-                           "an element", "a float scalar");
+      return coopvecDescribeError(interp, inst, operandSlot(program, inst, i),
+                                  "an element", "a float scalar");
   return true;
 }
 
 static bool checkSplat(Interp *interp, Program *program, int32_t index) {
   Inst *inst = instAt(program, index);
-  if (!checkCounts(interp, inst, 1, 1))
+  if (!coopvecCheckCounts(interp, inst, 1, 1))
     return false;
   if (!isFloatScalar(operandSlot(program, inst, 0)))
-    return describeError(interp, inst, operandSlot(program, inst, 0),
-                         "the value", "a float scalar");
+    return coopvecDescribeError(interp, inst, operandSlot(program, inst, 0),
+                                "the value", "a float scalar");
   if (!isFloatVec(resultSlot(program, inst, 0), -1))
-    return describeError(interp, inst, resultSlot(program, inst, 0),
-                         "the result", "a vec");
+    return coopvecDescribeError(interp, inst, resultSlot(program, inst, 0),
+                                "the result", "a vec");
   return true;
 }
 
@@ -180,8 +118,8 @@ static bool checkUnpack(Interp *interp, Program *program, int32_t index) {
                               inst->numResults, (long long)source->width);
   for (int32_t i = 0; i < inst->numResults; ++i)
     if (!isFloatScalar(resultSlot(program, inst, i)))
-      return describeError(interp, inst, resultSlot(program, inst, i),
-                           "a result", "a float scalar");
+      return coopvecDescribeError(interp, inst, resultSlot(program, inst, i),
+                                  "a result", "a float scalar");
   return true;
 }
 
@@ -194,12 +132,14 @@ static bool checkUnpack(Interp *interp, Program *program, int32_t index) {
 static bool checkAddress(Interp *interp, Program *program, Inst *inst,
                          int32_t first, ElemKind elem) {
   Slot *base = operandSlot(program, inst, first);
-  if (base->kind != SLOT_MEMREF || base->elem != elem)
-    return describeError(interp, inst, base, "the buffer",
-                         "a memref of the vec's element type");
+  if (base->kind != SLOT_MEMREF || base->isLocal || base->rank != 1 ||
+      base->elem != elem)
+    return coopvecDescribeError(interp, inst, base, "the buffer",
+                                "a memref argument of the vec's element type");
   if (!isIntScalar(operandSlot(program, inst, first + 1)))
-    return describeError(interp, inst, operandSlot(program, inst, first + 1),
-                         "the offset", "an index");
+    return coopvecDescribeError(interp, inst,
+                                operandSlot(program, inst, first + 1),
+                                "the offset", "an index");
   return true;
 }
 
@@ -207,37 +147,37 @@ static bool checkMask(Interp *interp, Program *program, Inst *inst,
                       int32_t operand, int64_t width) {
   Slot *mask = operandSlot(program, inst, operand);
   if (mask->kind != SLOT_INT || !mask->isVector || mask->width != width)
-    return describeError(interp, inst, mask, "the mask",
-                         "a vector of i1 as wide as the vec");
+    return coopvecDescribeError(interp, inst, mask, "the mask",
+                                "a vector of i1 as wide as the vec");
   return true;
 }
 
 static bool checkLoad(Interp *interp, Program *program, int32_t index) {
   Inst *inst = instAt(program, index);
   bool masked = inst->opcode == OP_MASKED_LOAD;
-  if (!checkCounts(interp, inst, masked ? 4 : 2, 1))
+  if (!coopvecCheckCounts(interp, inst, masked ? 4 : 2, 1))
     return false;
   Slot *result = resultSlot(program, inst, 0);
   if (!isFloatVec(result, -1))
-    return describeError(interp, inst, result, "the result", "a vec");
+    return coopvecDescribeError(interp, inst, result, "the result", "a vec");
   if (!checkAddress(interp, program, inst, 0, result->elem))
     return false;
   if (!masked)
     return true;
   if (!isFloatScalar(operandSlot(program, inst, 3)))
-    return describeError(interp, inst, operandSlot(program, inst, 3),
-                         "the padding", "a float scalar");
+    return coopvecDescribeError(interp, inst, operandSlot(program, inst, 3),
+                                "the padding", "a float scalar");
   return checkMask(interp, program, inst, 2, result->width);
 }
 
 static bool checkStore(Interp *interp, Program *program, int32_t index) {
   Inst *inst = instAt(program, index);
   bool masked = inst->opcode == OP_MASKED_STORE;
-  if (!checkCounts(interp, inst, masked ? 4 : 3, 0))
+  if (!coopvecCheckCounts(interp, inst, masked ? 4 : 3, 0))
     return false;
   Slot *value = operandSlot(program, inst, 0);
   if (!isFloatVec(value, -1))
-    return describeError(interp, inst, value, "the value", "a vec");
+    return coopvecDescribeError(interp, inst, value, "the value", "a vec");
   if (!checkAddress(interp, program, inst, 1, value->elem))
     return false;
   return !masked || checkMask(interp, program, inst, 3, value->width);
@@ -245,15 +185,16 @@ static bool checkStore(Interp *interp, Program *program, int32_t index) {
 
 static bool checkMatrixView(Interp *interp, Program *program, int32_t index) {
   Inst *inst = instAt(program, index);
-  if (!checkCounts(interp, inst, 1, 1))
+  if (!coopvecCheckCounts(interp, inst, 1, 1))
     return false;
   Slot *buffer = operandSlot(program, inst, 0);
   Slot *matrix = resultSlot(program, inst, 0);
   if (matrix->kind != SLOT_MATRIX)
-    return describeError(interp, inst, matrix, "the result", "a matrix");
-  if (buffer->kind != SLOT_MEMREF || buffer->elem != matrix->elem)
-    return describeError(interp, inst, buffer, "the buffer",
-                         "a memref of the matrix's element type");
+    return coopvecDescribeError(interp, inst, matrix, "the result", "a matrix");
+  if (buffer->kind != SLOT_MEMREF || buffer->isLocal ||
+      buffer->elem != matrix->elem)
+    return coopvecDescribeError(interp, inst, buffer, "the buffer",
+                                "a memref of the matrix's element type");
   MlirAttribute offset = mlirOperationGetAttributeByName(
       inst->op, mlirStringRefCreateFromCString("offset"));
   if (mlirAttributeIsNull(offset) || !mlirAttributeIsAInteger(offset) ||
@@ -279,237 +220,62 @@ static bool checkMatrixView(Interp *interp, Program *program, int32_t index) {
 static bool checkMatvec(Interp *interp, Program *program, int32_t index) {
   Inst *inst = instAt(program, index);
   inst->hasBias = inst->numOperands == 3;
-  if (!checkCounts(interp, inst, inst->hasBias ? 3 : 2, 1))
+  if (!coopvecCheckCounts(interp, inst, inst->hasBias ? 3 : 2, 1))
     return false;
   inst->transpose = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
       inst->op, mlirStringRefCreateFromCString("transpose")));
   Slot *matrix = operandSlot(program, inst, 0);
   if (matrix->kind != SLOT_MATRIX)
-    return describeError(interp, inst, matrix, "operand #0", "a matrix");
+    return coopvecDescribeError(interp, inst, matrix, "operand #0", "a matrix");
   int64_t inputs = inst->transpose ? matrix->rows : matrix->cols;
   int64_t outputs = inst->transpose ? matrix->cols : matrix->rows;
   Slot *input = operandSlot(program, inst, 1);
   if (!isFloatVec(input, inputs) || input->elem != matrix->elem)
-    return describeError(interp, inst, input, "the input",
-                         inst->transpose ? "a vec of the matrix's rows"
-                                         : "a vec of the matrix's columns");
+    return coopvecDescribeError(interp, inst, input, "the input",
+                                inst->transpose
+                                    ? "a vec of the matrix's rows"
+                                    : "a vec of the matrix's columns");
   Slot *result = resultSlot(program, inst, 0);
   if (!isFloatVec(result, outputs) || result->elem != matrix->elem)
-    return describeError(interp, inst, result, "the result",
-                         inst->transpose ? "a vec of the matrix's columns"
-                                         : "a vec of the matrix's rows");
+    return coopvecDescribeError(interp, inst, result, "the result",
+                                inst->transpose
+                                    ? "a vec of the matrix's columns"
+                                    : "a vec of the matrix's rows");
   if (inst->hasBias && !sameShape(operandSlot(program, inst, 2), result))
-    return describeError(interp, inst, operandSlot(program, inst, 2),
-                         "the bias", "a vec of the result's size");
+    return coopvecDescribeError(interp, inst, operandSlot(program, inst, 2),
+                                "the bias", "a vec of the result's size");
   return true;
 }
 
 static bool checkOuterProduct(Interp *interp, Program *program, int32_t index) {
   Inst *inst = instAt(program, index);
-  if (!checkCounts(interp, inst, 3, 0))
+  if (!coopvecCheckCounts(interp, inst, 3, 0))
     return false;
   Slot *matrix = operandSlot(program, inst, 2);
   if (matrix->kind != SLOT_MATRIX)
-    return describeError(interp, inst, matrix, "the gradient", "a matrix");
+    return coopvecDescribeError(interp, inst, matrix, "the gradient",
+                                "a matrix");
   if (matrix->layout == CoopvecLayoutInference)
     return coopvecInterpError(interp, inst->op,
                               "accumulates into a matrix with the "
                               "'inference' layout, which is read-only");
   if (!isFloatVec(operandSlot(program, inst, 0), matrix->rows))
-    return describeError(interp, inst, operandSlot(program, inst, 0),
-                         "operand #0", "a vec of the matrix's rows");
+    return coopvecDescribeError(interp, inst, operandSlot(program, inst, 0),
+                                "operand #0", "a vec of the matrix's rows");
   if (!isFloatVec(operandSlot(program, inst, 1), matrix->cols))
-    return describeError(interp, inst, operandSlot(program, inst, 1),
-                         "operand #1", "a vec of the matrix's columns");
+    return coopvecDescribeError(interp, inst, operandSlot(program, inst, 1),
+                                "operand #1", "a vec of the matrix's columns");
   return true;
 }
 
 static bool checkReduceSum(Interp *interp, Program *program, int32_t index) {
   Inst *inst = instAt(program, index);
-  if (!checkCounts(interp, inst, 3, 0))
+  if (!coopvecCheckCounts(interp, inst, 3, 0))
     return false;
   Slot *value = operandSlot(program, inst, 0);
   if (!isFloatVec(value, -1))
-    return describeError(interp, inst, value, "the value", "a vec");
+    return coopvecDescribeError(interp, inst, value, "the value", "a vec");
   return checkAddress(interp, program, inst, 1, value->elem);
-}
-
-//===----------------------------------------------------------------------===//
-// arith.constant
-//===----------------------------------------------------------------------===//
-
-/// Reads one scalar attribute into `cell` as the slot's kind needs.
-static bool constantCell(const Slot *slot, MlirAttribute attr, Cell *cell) {
-  if (slot->kind == SLOT_FLOAT && mlirAttributeIsAFloat(attr)) {
-    cell->f = mlirFloatAttrGetValueDouble(attr);
-    return true;
-  }
-  if (slot->kind != SLOT_INT || !mlirAttributeIsAInteger(attr))
-    return false;
-  MlirType type = mlirAttributeGetType(attr);
-  if (!mlirTypeIsAIndex(type) && !mlirIntegerTypeIsSignless(type))
-    return false;
-  cell->i = mlirIntegerAttrGetValueInt(attr);
-  return true;
-}
-
-static bool checkConstant(Interp *interp, Program *program, int32_t index) {
-  Inst *inst = instAt(program, index);
-  if (!checkCounts(interp, inst, 0, 1))
-    return false;
-  Slot *result = resultSlot(program, inst, 0);
-  MlirAttribute value = mlirOperationGetAttributeByName(
-      inst->op, mlirStringRefCreateFromCString("value"));
-  inst->constant = calloc((size_t)result->width, sizeof(Cell));
-  bool ok = !mlirAttributeIsNull(value) &&
-            (result->kind == SLOT_FLOAT || result->kind == SLOT_INT);
-  if (ok && !result->isVector)
-    ok = constantCell(result, value, &inst->constant[0]);
-  else if (ok)
-    ok = mlirAttributeIsAElements(value) &&
-         mlirElementsAttrGetNumElements(value) == result->width;
-  for (int64_t i = 0; ok && result->isVector && i < result->width; ++i) {
-    uint64_t position = (uint64_t)i;
-    ok = constantCell(result, mlirElementsAttrGetValue(value, 1, &position),
-                      &inst->constant[i]);
-  }
-  if (!ok)
-    return coopvecInterpError(interp, inst->op,
-                              "has a constant value the reference "
-                              "interpreter cannot read");
-  return true;
-}
-
-//===----------------------------------------------------------------------===//
-// Control flow: func.return, func.call, scf.for, scf.yield
-//===----------------------------------------------------------------------===//
-
-static bool checkReturn(Interp *interp, Program *program, int32_t index) {
-  Inst *inst = instAt(program, index);
-  (void)interp;
-  program->numReturns = inst->numOperands;
-  program->returnSlots =
-      malloc(sizeof(int32_t) * (size_t)(inst->numOperands + 1));
-  if (!program->returnSlots)
-    abort();
-  if (inst->numOperands)
-    memcpy(program->returnSlots, inst->operands,
-           sizeof(int32_t) * (size_t)inst->numOperands);
-  return true;
-}
-
-/// Checks that values in `from` can be copied into `to`, pairwise.
-static bool checkCopies(Interp *interp, Inst *inst, const Program *fromProgram,
-                        const int32_t *from, const Program *toProgram,
-                        const int32_t *to, int32_t count, const char *what) {
-  for (int32_t i = 0; i < count; ++i) {
-    const Slot *source = &fromProgram->slots[from[i]];
-    // Callers pass `count` defined slots; the analyzer cannot see that the
-    // decoders filled them (a false positive).
-    // NOLINTNEXTLINE(clang-analyzer-core.uninitialized.ArraySubscript)
-    const Slot *target = &toProgram->slots[to[i]];
-    if (!sameShape(source, target) || source->elem != target->elem)
-      return coopvecInterpError(
-          interp, inst->op, "%s #%d does not match its target's type", what, i);
-  }
-  return true;
-}
-
-static bool checkCall(Interp *interp, Program *program, int32_t index) {
-  Inst *inst = instAt(program, index);
-  MlirAttribute callee = mlirOperationGetAttributeByName(
-      inst->op, mlirStringRefCreateFromCString("callee"));
-  if (mlirAttributeIsNull(callee) || !mlirAttributeIsAFlatSymbolRef(callee))
-    return coopvecInterpError(interp, inst->op, "has no flat 'callee'");
-  MlirStringRef name = mlirFlatSymbolRefAttrGetValue(callee);
-  MlirOperation func = coopvecInterpLookupFunction(interp, name);
-  if (mlirOperationIsNull(func))
-    return coopvecInterpError(interp, inst->op,
-                              "calls '%.*s', which is not a func.func of "
-                              "the module",
-                              (int)name.length, name.data);
-  Program *target = coopvecInterpDecode(interp, func);
-  if (!target)
-    return false;
-  inst = instAt(program, index);
-  if (target->decoding)
-    return coopvecInterpError(interp, inst->op,
-                              "calls '%.*s' recursively, which the "
-                              "reference interpreter does not support",
-                              (int)name.length, name.data);
-  inst->callee = target;
-  if (inst->numOperands != target->numArgs ||
-      inst->numResults != target->numReturns)
-    return coopvecInterpError(interp, inst->op,
-                              "does not match the signature of '%.*s'",
-                              (int)name.length, name.data);
-  return checkCopies(interp, inst, program, inst->operands, target,
-                     target->argSlots, inst->numOperands, "argument") &&
-         checkCopies(interp, inst, target, target->returnSlots, program,
-                     inst->results, inst->numResults, "result");
-}
-
-/// scf.for: targets = [induction variable, iteration arguments...]; the
-/// body follows the instruction and ends with its scf.yield.
-static bool checkFor(Interp *interp, Program *program, int32_t index) {
-  Inst *inst = instAt(program, index);
-  MlirOperation op = inst->op;
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
-  int32_t numIterArgs = inst->numResults;
-  if (inst->numOperands != 3 + numIterArgs || mlirBlockIsNull(body) ||
-      mlirBlockGetNumArguments(body) != 1 + numIterArgs)
-    return coopvecInterpError(interp, op, "has an unexpected structure");
-  for (int32_t i = 0; i < 3; ++i)
-    if (!isIntScalar(operandSlot(program, inst, i)))
-      return describeError(interp, inst, operandSlot(program, inst, i),
-                           "a bound or step", "an integer or index");
-  int32_t *targets = malloc(sizeof(int32_t) * (size_t)(1 + numIterArgs));
-  if (!targets)
-    abort();
-  inst->targets = targets;
-  for (int32_t i = 0; i < 1 + numIterArgs; ++i) {
-    targets[i] = coopvecProgramDefine(interp, program, op,
-                                      mlirBlockGetArgument(body, i));
-    if (targets[i] < 0)
-      return false;
-  }
-  if (!checkCopies(interp, inst, program, inst->operands + 3, program,
-                   targets + 1, numIterArgs, "initial value") ||
-      !checkCopies(interp, inst, program, targets + 1, program, inst->results,
-                   numIterArgs, "result"))
-    return false;
-  if (!coopvecDecodeBlock(interp, program, body))
-    return false;
-  instAt(program, index)->bodyEnd = program->numInsts;
-  return true;
-}
-
-static bool checkYield(Interp *interp, Program *program, int32_t index) {
-  Inst *inst = instAt(program, index);
-  MlirOperation parent = mlirOperationGetParentOperation(inst->op);
-  if (!coopvecOpIsNamed(parent, "scf.for"))
-    return coopvecInterpError(interp, inst->op, "is supported in scf.for only");
-  MlirBlock body = mlirOperationGetBlock(inst->op);
-  if (mlirBlockGetNumArguments(body) != 1 + inst->numOperands)
-    return coopvecInterpError(interp, inst->op,
-                              "yields a value per iteration argument");
-  int64_t cells = 0;
-  const int32_t numYielded = inst->numOperands;
-  inst->targets = malloc(sizeof(int32_t) * (size_t)(numYielded + 1));
-  if (!inst->targets)
-    abort();
-  for (int32_t i = 0; i < numYielded; ++i) {
-    inst->targets[i] = coopvecProgramLookup(interp, program, inst->op,
-                                            mlirBlockGetArgument(body, 1 + i));
-    if (inst->targets[i] < 0)
-      return false;
-    cells += coopvecSlotCells(operandSlot(program, inst, i));
-  }
-  // Values are staged through scratch cells: a yield may swap iteration
-  // arguments (scf.yield %b, %a).
-  inst->scratch = coopvecProgramReserve(program, cells);
-  return checkCopies(interp, inst, program, inst->operands, program,
-                     inst->targets, numYielded, "yielded value");
 }
 
 //===----------------------------------------------------------------------===//
@@ -528,9 +294,9 @@ static OpDecoder coopvecDecoder(const CoopvecOpInfo *info) {
     return (OpDecoder){info->name, OP_UNPACK, checkUnpack};
   case CoopvecOpFromVector:
   case CoopvecOpToVector:
-    return (OpDecoder){info->name, OP_COPY, checkConversion};
+    return (OpDecoder){info->name, OP_COPY, coopvecCheckConversion};
   case CoopvecOpCast:
-    return (OpDecoder){info->name, OP_ROUND, checkConversion};
+    return (OpDecoder){info->name, OP_ROUND, coopvecCheckConversion};
   case CoopvecOpLoad:
     return (OpDecoder){info->name, OP_LOAD, checkLoad};
   case CoopvecOpMaskedLoad:
@@ -575,28 +341,87 @@ static OpDecoder coopvecDecoder(const CoopvecOpInfo *info) {
   return (OpDecoder){NULL, OP_RETURN, NULL};
 }
 
-/// The upstream ops a per-thread function may contain.
+/// The upstream ops a per-thread function may contain
+/// (docs/per-thread-programs.md).
 static const OpDecoder decoders[] = {
-    {"arith.constant", OP_CONSTANT, checkConstant},
-    {"arith.addf", OP_FADD, checkArithFloat},
-    {"arith.subf", OP_FSUB, checkArithFloat},
-    {"arith.mulf", OP_FMUL, checkArithFloat},
-    {"arith.divf", OP_FDIV, checkArithFloat},
-    {"arith.negf", OP_FNEG, checkArithFloat},
-    {"arith.maximumf", OP_FMAX, checkArithFloat},
-    {"arith.minimumf", OP_FMIN, checkArithFloat},
-    {"arith.maxnumf", OP_FMAXNUM, checkArithFloat},
-    {"arith.minnumf", OP_FMINNUM, checkArithFloat},
-    {"arith.extf", OP_COPY, checkConversion},
-    {"arith.truncf", OP_ROUND, checkConversion},
-    {"arith.addi", OP_IADD, checkArithInt},
-    {"arith.subi", OP_ISUB, checkArithInt},
-    {"arith.muli", OP_IMUL, checkArithInt},
-    {"arith.index_cast", OP_ROUND, checkConversion},
-    {"func.return", OP_RETURN, checkReturn},
-    {"func.call", OP_CALL, checkCall},
-    {"scf.for", OP_FOR, checkFor},
-    {"scf.yield", OP_YIELD, checkYield},
+    {"arith.constant", OP_CONSTANT, coopvecCheckConstant},
+    {"arith.addf", OP_FADD, coopvecCheckArithFloat},
+    {"arith.subf", OP_FSUB, coopvecCheckArithFloat},
+    {"arith.mulf", OP_FMUL, coopvecCheckArithFloat},
+    {"arith.divf", OP_FDIV, coopvecCheckArithFloat},
+    {"arith.remf", OP_FREM, coopvecCheckArithFloat},
+    {"arith.negf", OP_FNEG, coopvecCheckArithFloat},
+    {"arith.maximumf", OP_FMAX, coopvecCheckArithFloat},
+    {"arith.minimumf", OP_FMIN, coopvecCheckArithFloat},
+    {"arith.maxnumf", OP_FMAXNUM, coopvecCheckArithFloat},
+    {"arith.minnumf", OP_FMINNUM, coopvecCheckArithFloat},
+    {"arith.cmpf", OP_CMPF, coopvecCheckCompare},
+    {"arith.addi", OP_IADD, coopvecCheckArithInt},
+    {"arith.subi", OP_ISUB, coopvecCheckArithInt},
+    {"arith.muli", OP_IMUL, coopvecCheckArithInt},
+    {"arith.divsi", OP_DIVSI, coopvecCheckArithInt},
+    {"arith.divui", OP_DIVUI, coopvecCheckArithInt},
+    {"arith.ceildivsi", OP_CEILDIVSI, coopvecCheckArithInt},
+    {"arith.ceildivui", OP_CEILDIVUI, coopvecCheckArithInt},
+    {"arith.floordivsi", OP_FLOORDIVSI, coopvecCheckArithInt},
+    {"arith.remsi", OP_REMSI, coopvecCheckArithInt},
+    {"arith.remui", OP_REMUI, coopvecCheckArithInt},
+    {"arith.maxsi", OP_MAXSI, coopvecCheckArithInt},
+    {"arith.maxui", OP_MAXUI, coopvecCheckArithInt},
+    {"arith.minsi", OP_MINSI, coopvecCheckArithInt},
+    {"arith.minui", OP_MINUI, coopvecCheckArithInt},
+    {"arith.andi", OP_ANDI, coopvecCheckArithInt},
+    {"arith.ori", OP_ORI, coopvecCheckArithInt},
+    {"arith.xori", OP_XORI, coopvecCheckArithInt},
+    {"arith.shli", OP_SHLI, coopvecCheckArithInt},
+    {"arith.shrsi", OP_SHRSI, coopvecCheckArithInt},
+    {"arith.shrui", OP_SHRUI, coopvecCheckArithInt},
+    {"arith.cmpi", OP_CMPI, coopvecCheckCompare},
+    {"arith.select", OP_SELECT, coopvecCheckSelect},
+    {"arith.extf", OP_COPY, coopvecCheckConversion},
+    {"arith.truncf", OP_ROUND, coopvecCheckConversion},
+    {"arith.extsi", OP_INT_CAST, coopvecCheckConversion},
+    {"arith.extui", OP_INT_CAST_U, coopvecCheckConversion},
+    {"arith.trunci", OP_INT_CAST, coopvecCheckConversion},
+    {"arith.sitofp", OP_SITOFP, coopvecCheckConversion},
+    {"arith.uitofp", OP_UITOFP, coopvecCheckConversion},
+    {"arith.fptosi", OP_FPTOSI, coopvecCheckConversion},
+    {"arith.fptoui", OP_FPTOUI, coopvecCheckConversion},
+    {"arith.index_cast", OP_INT_CAST, coopvecCheckConversion},
+    {"arith.index_castui", OP_INT_CAST_U, coopvecCheckConversion},
+    {"arith.bitcast", OP_BITCAST, coopvecCheckConversion},
+    {"math.sin", OP_SIN, coopvecCheckArithFloat},
+    {"math.cos", OP_COS, coopvecCheckArithFloat},
+    {"math.exp", OP_EXP, coopvecCheckArithFloat},
+    {"math.exp2", OP_EXP2, coopvecCheckArithFloat},
+    {"math.log", OP_LOG, coopvecCheckArithFloat},
+    {"math.log2", OP_LOG2, coopvecCheckArithFloat},
+    {"math.sqrt", OP_SQRT, coopvecCheckArithFloat},
+    {"math.rsqrt", OP_RSQRT, coopvecCheckArithFloat},
+    {"math.tanh", OP_TANH, coopvecCheckArithFloat},
+    {"math.atan", OP_ATAN, coopvecCheckArithFloat},
+    {"math.atan2", OP_ATAN2, coopvecCheckArithFloat},
+    {"math.erf", OP_ERF, coopvecCheckArithFloat},
+    {"math.powf", OP_POW, coopvecCheckArithFloat},
+    {"math.floor", OP_FLOOR, coopvecCheckArithFloat},
+    {"math.ceil", OP_CEIL, coopvecCheckArithFloat},
+    {"math.round", OP_FROUND_AWAY, coopvecCheckArithFloat},
+    {"math.trunc", OP_FTRUNC, coopvecCheckArithFloat},
+    {"math.absf", OP_FABS, coopvecCheckArithFloat},
+    {"math.copysign", OP_COPYSIGN, coopvecCheckArithFloat},
+    {"math.fma", OP_FMA, coopvecCheckArithFloat},
+    {"memref.load", OP_MEMREF_LOAD, coopvecCheckMemRefAccess},
+    {"memref.store", OP_MEMREF_STORE, coopvecCheckMemRefAccess},
+    {"memref.atomic_rmw", OP_ATOMIC_RMW, coopvecCheckMemRefAccess},
+    {"memref.alloca", OP_ALLOCA, coopvecCheckAlloca},
+    {"func.return", OP_RETURN, coopvecCheckReturn},
+    {"func.call", OP_CALL, coopvecCheckCall},
+    {"scf.if", OP_IF, coopvecCheckIf},
+    {"scf.for", OP_FOR, coopvecCheckFor},
+    {"scf.while", OP_WHILE, coopvecCheckWhile},
+    {"scf.index_switch", OP_SWITCH, coopvecCheckSwitch},
+    {"scf.yield", OP_YIELD, coopvecCheckTerminator},
+    {"scf.condition", OP_CONDITION, coopvecCheckTerminator},
 };
 
 bool coopvecInterpFindDecoder(MlirStringRef name, OpDecoder *decoder) {

@@ -73,16 +73,16 @@ void coopvecSlotDescribe(const Slot *slot, char *text, size_t size) {
 
 /// Fills elem / bits for a scalar type; false if it is not a supported one.
 static bool scalarElem(MlirType type, Slot *slot) {
-  slot->bits = 0;
   if (mlirTypeIsAF16(type))
-    slot->elem = ELEM_F16;
+    slot->elem = ELEM_F16, slot->bits = 16;
   else if (mlirTypeIsAF32(type))
-    slot->elem = ELEM_F32;
+    slot->elem = ELEM_F32, slot->bits = 32;
   else if (mlirTypeIsAF64(type))
-    slot->elem = ELEM_F64;
+    slot->elem = ELEM_F64, slot->bits = 64;
   else if (mlirTypeIsAIndex(type))
     slot->elem = ELEM_INT, slot->bits = 64;
   else if (mlirTypeIsAInteger(type) && mlirIntegerTypeIsSignless(type) &&
+           mlirIntegerTypeGetWidth(type) >= 1 &&
            mlirIntegerTypeGetWidth(type) <= 64)
     slot->elem = ELEM_INT, slot->bits = (int)mlirIntegerTypeGetWidth(type);
   else
@@ -100,16 +100,30 @@ static bool vectorSlot(MlirType type, Slot *slot) {
   return slot->width >= 1;
 }
 
+/// The number of elements of a memref type; -1 if a size is dynamic,
+/// INT64_MAX if it does not fit (no array that large can be made).
+static int64_t memrefElements(MlirType type) {
+  int64_t count = 1;
+  for (intptr_t k = 0; k < mlirShapedTypeGetRank(type); ++k) {
+    if (mlirShapedTypeIsDynamicDim(type, k))
+      return -1;
+    int64_t dim = mlirShapedTypeGetDimSize(type, k);
+    if (dim != 0 && count > INT64_MAX / dim)
+      return INT64_MAX;
+    count *= dim;
+  }
+  return count;
+}
+
+/// Memrefs of any rank: arguments must be rank 1 (decodeBody), local
+/// arrays static (the alloca check).
 static bool memrefSlot(MlirType type, Slot *slot) {
-  if (mlirShapedTypeGetRank(type) != 1 ||
-      !mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(type)) ||
-      !scalarElem(mlirShapedTypeGetElementType(type), slot) ||
-      slot->elem == ELEM_INT)
+  if (!mlirAffineMapIsIdentity(mlirMemRefTypeGetAffineMap(type)) ||
+      !scalarElem(mlirShapedTypeGetElementType(type), slot))
     return false;
   slot->kind = SLOT_MEMREF;
-  slot->staticSize = mlirShapedTypeIsDynamicDim(type, 0)
-                         ? -1
-                         : mlirShapedTypeGetDimSize(type, 0);
+  slot->rank = (int32_t)mlirShapedTypeGetRank(type);
+  slot->staticSize = memrefElements(type);
   return true;
 }
 
@@ -185,13 +199,16 @@ int64_t coopvecProgramReserve(Program *program, int64_t cells) {
 // Ops, blocks and functions
 //===----------------------------------------------------------------------===//
 
-static int32_t addInst(Program *program, Opcode opcode, MlirOperation op) {
+int32_t coopvecProgramAddInst(Program *program, Opcode opcode,
+                              MlirOperation op) {
   program->insts = coopvecGrowArray(program->insts, &program->instCapacity,
                                     program->numInsts + 1, sizeof(Inst));
   Inst *inst = &program->insts[program->numInsts];
   memset(inst, 0, sizeof(*inst));
   inst->opcode = opcode;
   inst->op = op;
+  inst->jump = -1; // set by the region op of a terminator
+  inst->parent = -1;
   return program->numInsts++;
 }
 
@@ -222,15 +239,30 @@ static bool bindValues(Interp *interp, Program *program, int32_t index,
   return true;
 }
 
+/// The frame (values, local arrays, scratch) is allocated per program;
+/// its size is bounded so that a huge vector or alloca is an error, not a
+/// failed allocation.
+static bool frameFits(Interp *interp, Program *program, MlirOperation op) {
+  if (program->frameCells <= COOPVEC_INTERP_MAX_FRAME_CELLS)
+    return true;
+  return coopvecInterpError(interp, op,
+                            "needs more than %d frame cells (values and "
+                            "local arrays), the most the reference "
+                            "interpreter holds",
+                            COOPVEC_INTERP_MAX_FRAME_CELLS);
+}
+
 static bool decodeOp(Interp *interp, Program *program, MlirOperation op) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
   OpDecoder decoder;
   if (!coopvecInterpFindDecoder(name, &decoder))
     return coopvecInterpError(interp, op,
                               "is not supported by the reference interpreter");
-  int32_t index = addInst(program, decoder.opcode, op);
+  int32_t index = coopvecProgramAddInst(program, decoder.opcode, op);
   return bindValues(interp, program, index, op) &&
-         decoder.check(interp, program, index);
+         frameFits(interp, program, op) &&
+         decoder.check(interp, program, index) &&
+         frameFits(interp, program, op);
 }
 
 bool coopvecDecodeBlock(Interp *interp, Program *program, MlirBlock block) {
@@ -247,6 +279,9 @@ static void freeProgram(Program *program) {
     free(program->insts[i].results);
     free(program->insts[i].constant);
     free(program->insts[i].targets);
+    free(program->insts[i].dims);
+    free(program->insts[i].caseValues);
+    free(program->insts[i].caseStarts);
   }
   free(program->insts);
   free(program->slots);
@@ -264,6 +299,20 @@ void coopvecInterpFreePrograms(Interp *interp) {
   interp->programs = NULL;
   interp->numPrograms = 0;
   interp->programCapacity = 0;
+}
+
+/// Every scf.yield / scf.condition got its targets from its region op;
+/// one that did not (not the last op of its block) would jump nowhere.
+static bool checkTerminatorsBound(Interp *interp, Program *program) {
+  for (int32_t i = 0; i < program->numInsts; ++i) {
+    const Inst *inst = &program->insts[i];
+    if ((inst->opcode == OP_YIELD || inst->opcode == OP_CONDITION) &&
+        inst->jump < 0)
+      return coopvecInterpError(interp, inst->op,
+                                "does not end a region of an op the "
+                                "reference interpreter supports");
+  }
+  return true;
 }
 
 static bool decodeBody(Interp *interp, Program *program) {
@@ -284,8 +333,15 @@ static bool decodeBody(Interp *interp, Program *program) {
                                                 mlirBlockGetArgument(entry, i));
     if (program->argSlots[i] < 0)
       return false;
+    const Slot *slot = &program->slots[program->argSlots[i]];
+    if (slot->kind == SLOT_MEMREF && slot->rank != 1)
+      return coopvecInterpError(interp, func,
+                                "argument #%d is a memref of rank %d; memref "
+                                "arguments must have rank 1",
+                                i, slot->rank);
   }
-  return coopvecDecodeBlock(interp, program, entry);
+  return coopvecDecodeBlock(interp, program, entry) &&
+         checkTerminatorsBound(interp, program);
 }
 
 Program *coopvecInterpDecode(Interp *interp, MlirOperation func) {

@@ -13,9 +13,9 @@
 //
 // Bounds that keep each run short: memrefs of at most 2^20 elements,
 // vec / vector arguments of at most 2^16 elements in all, and scf.for
-// loops with constant bounds whose trip counts multiply to at most 2^12
-// (the interpreter runs what it is given; a loop of 2^40 iterations is a
-// slow input, not a bug).
+// loops with constant bounds whose trip counts multiply to at most 2^12,
+// and no scf.while (the interpreter runs what it is given; a loop of 2^40
+// iterations, or one that never ends, is a slow input, not a bug).
 //
 //===----------------------------------------------------------------------===//
 
@@ -111,6 +111,10 @@ static bool constantInt(MlirValue value, int64_t *result) {
 /// a bound is not a constant.
 static MlirWalkResult countLoopWork(MlirOperation op, void *userData) {
   int64_t *work = userData;
+  if (coopvecOpIsNamed(op, "scf.while")) { // its trip count is unknown
+    *work = -1;
+    return MlirWalkResultInterrupt;
+  }
   if (!coopvecOpIsNamed(op, "scf.for"))
     return MlirWalkResultAdvance;
   int64_t lower, upper, step;
@@ -149,6 +153,16 @@ typedef struct Run {
   CoopvecArray args[MAX_ARGS], results[MAX_ARGS];
   void *before[MAX_ARGS]; // a copy of each memref, to check failed runs
 } Run;
+
+/// The dtype of a memref of integers of `type`: the interpreter takes
+/// exactly i8, i32 and i64 buffers.
+static CoopvecDType intMemRefDType(MlirType type) {
+  if (mlirTypeIsAInteger(type) && mlirIntegerTypeGetWidth(type) == 8)
+    return CoopvecDTypeI8;
+  if (mlirTypeIsAInteger(type) && mlirIntegerTypeGetWidth(type) == 32)
+    return CoopvecDTypeI32;
+  return CoopvecDTypeI64;
+}
 
 /// The dtype in which the interpreter takes values of scalar type `type`.
 static bool scalarDType(MlirType type, CoopvecDType *dtype) {
@@ -189,18 +203,26 @@ static ValueKind describe(MlirType type, CoopvecDType *dtype, int64_t *width) {
     *width = mlirShapedTypeIsDynamicDim(type, 0)
                  ? -1
                  : mlirShapedTypeGetDimSize(type, 0);
-    return mlirTypeIsAMemRef(type) ? KindMemRef : KindPerThread;
+    if (!mlirTypeIsAMemRef(type))
+      return KindPerThread;
+    if (*dtype == CoopvecDTypeI64)
+      *dtype = intMemRefDType(mlirShapedTypeGetElementType(type));
+    return KindMemRef;
   }
   return scalarDType(type, dtype) ? KindScalar : KindNone;
 }
 
 static void fill(CoopvecArray *array, Bytes *bytes) {
-  bool isFloat = array->dtype != CoopvecDTypeI64;
+  bool isFloat = array->dtype == CoopvecDTypeF16 ||
+                 array->dtype == CoopvecDTypeF32 ||
+                 array->dtype == CoopvecDTypeF64;
   for (int64_t i = 0; i < array->size; ++i) {
     if (isFloat)
       coopvecArraySet(array, i, nextFloat(bytes));
-    else
+    else if (array->dtype == CoopvecDTypeI64)
       ((int64_t *)array->data)[i] = nextInt(bytes);
+    else // i8 / i32 buffers: the low bits of a small integer
+      coopvecArraySet(array, i, (double)(nextInt(bytes) % 128));
   }
 }
 
