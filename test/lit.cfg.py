@@ -149,5 +149,11 @@ for python in (shutil.which("python3", path=path), "/usr/bin/python3"):
         break
 if shutil.which("pkg-config"):
     config.available_features.add("pkg-config")
+# `cxx`: a C++ compiler for the C++ host of test/install (docs/embedding.md);
+# the library itself is C only.
+cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+if cxx:
+    config.available_features.add("cxx")
+    config.substitutions.append(("%cxx", cxx))
 if shutil.which("valgrind"):
     config.available_features.add("valgrind")
