@@ -41,6 +41,9 @@ config.substitutions.append(("%coopvec_src_root", config.coopvec_src_root))
 config.substitutions.append(("%coopvec_obj_root", config.coopvec_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cc", config.c_compiler))
+# MLIR's headers, for C sources compiled by a test (mlir-c/ of the API).
+config.substitutions.append(("%mlir_include_dir",
+                             config.mlir_include_dirs.split(";")[0]))
 
 if config.sanitize:
     config.available_features.add("asan")
