@@ -115,7 +115,9 @@ static int selectWorkloads(Options *options, const char *list) {
       options->workloads[options->numWorkloads++] = w;
   if (options->numWorkloads)
     return 0;
-  fprintf(stderr, "mlp-cpu: error: no workload in '%s'\n", list);
+  // Only a list selects nothing, but gcc -O3 cannot tell: a NULL for %s is
+  // its format-overflow error (the Release build failed).
+  fprintf(stderr, "mlp-cpu: error: no workload in '%s'\n", list ? list : "");
   return -1;
 }
 
@@ -126,7 +128,7 @@ static int selectVariants(Options *options, const char *list) {
       options->variants[options->numVariants++] = allVariants[v];
   if (options->numVariants)
     return 0;
-  fprintf(stderr, "mlp-cpu: error: no variant in '%s'\n", list);
+  fprintf(stderr, "mlp-cpu: error: no variant in '%s'\n", list ? list : "");
   return -1;
 }
 

@@ -41,6 +41,9 @@ config.substitutions.append(("%coopvec_src_root", config.coopvec_src_root))
 config.substitutions.append(("%coopvec_obj_root", config.coopvec_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cc", config.c_compiler))
+# MLIR's headers, for C sources compiled by a test (mlir-c/ of the API).
+config.substitutions.append(("%mlir_include_dir",
+                             config.mlir_include_dirs.split(";")[0]))
 
 if config.sanitize:
     config.available_features.add("asan")
@@ -149,5 +152,11 @@ for python in (shutil.which("python3", path=path), "/usr/bin/python3"):
         break
 if shutil.which("pkg-config"):
     config.available_features.add("pkg-config")
+# `cxx`: a C++ compiler for the C++ host of test/install (docs/embedding.md);
+# the library itself is C only.
+cxx = shutil.which("c++") or shutil.which("g++") or shutil.which("clang++")
+if cxx:
+    config.available_features.add("cxx")
+    config.substitutions.append(("%cxx", cxx))
 if shutil.which("valgrind"):
     config.available_features.add("valgrind")

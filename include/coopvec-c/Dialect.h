@@ -24,12 +24,18 @@ extern "C" {
 COOPVEC_EXPORT MlirStringRef coopvecGetIRDLSource(void);
 
 /// Loads the coopvec dialect into `ctx` (parses the embedded IRDL definition
-/// and calls mlirLoadIRDLDialects). Loading twice is a no-op. Diagnostics go
-/// to the context's handlers.
+/// and calls mlirLoadIRDLDialects) and registers what coopvec's pipelines,
+/// the execution engine and coopvecEmitLLVM need, so that a host registers
+/// nothing itself (docs/embedding.md): in `ctx`, MLIR's dialects and their
+/// extensions (mlirRegisterAllDialects: available, not loaded) and LLVM IR
+/// translations; once per process and thread-safe, MLIR's passes and
+/// pipelines (mlirRegisterAllPasses: its registry is process-wide, and the
+/// host gets them all too). Loading twice is a no-op. Diagnostics go to the
+/// context's handlers.
 COOPVEC_EXPORT MlirLogicalResult coopvecLoadDialect(MlirContext ctx);
 
-/// Registers every upstream dialect and pass (mlirRegisterAllDialects /
-/// mlirRegisterAllPasses) in `ctx` and loads coopvec: what coopvec-opt uses.
+/// The same as coopvecLoadDialect (the name coopvec-opt and older hosts
+/// use).
 COOPVEC_EXPORT MlirLogicalResult coopvecSetupContext(MlirContext ctx);
 
 /// The ops of the dialect (lib/Dialect/Ops.def), by index: their full names

@@ -63,7 +63,8 @@ typedef enum CoopvecTarget {
 
 /// "cpu", "cuda", "vulkan" ("unknown target" otherwise).
 COOPVEC_EXPORT const char *coopvecTargetGetName(CoopvecTarget target);
-/// Parses a name of coopvecTargetGetName; false for any other name.
+/// Parses a name of coopvecTargetGetName; false for any other name and when
+/// `name` or `target` is NULL.
 COOPVEC_EXPORT bool coopvecTargetFromName(const char *name,
                                           CoopvecTarget *target);
 

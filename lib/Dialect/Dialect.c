@@ -34,7 +34,33 @@ static bool isDialectLoaded(MlirContext ctx) {
   return !mlirDialectIsNull(dialect);
 }
 
+static pthread_once_t passesOnce = PTHREAD_ONCE_INIT;
+
+static void registerAllPasses(void) { mlirRegisterAllPasses(); }
+
+void coopvecRegisterAllPassesOnce(void) {
+  pthread_once(&passesOnce, registerAllPasses);
+}
+
+/// What coopvec's pipelines, the execution engine and coopvecEmitLLVM need
+/// besides the dialect, so that a host needs no registration of its own
+/// (docs/embedding.md). The upstream dialects and their extensions are
+/// made available (not loaded): the lowerings create ops of func, arith,
+/// vector, gpu, spirv, llvm..., and only the extensions attach the
+/// interfaces those conversions and gpu-module-to-binary use (without them
+/// the SPIR-V pipeline crashed). MLIR's pass registry is process-wide;
+/// the pipelines name upstream passes in it.
+static void prepareContext(MlirContext ctx) {
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  mlirContextAppendDialectRegistry(ctx, registry);
+  mlirDialectRegistryDestroy(registry);
+  mlirRegisterAllLLVMTranslations(ctx);
+  coopvecRegisterAllPassesOnce(); // process-wide: Dialect/Setup.h
+}
+
 MlirLogicalResult coopvecLoadDialect(MlirContext ctx) {
+  prepareContext(ctx);
   if (isDialectLoaded(ctx))
     return mlirLogicalResultSuccess();
   // IRDL itself must be loaded to parse the definition.
@@ -48,20 +74,6 @@ MlirLogicalResult coopvecLoadDialect(MlirContext ctx) {
   return result;
 }
 
-static pthread_once_t passesOnce = PTHREAD_ONCE_INIT;
-
-static void registerAllPasses(void) { mlirRegisterAllPasses(); }
-
-void coopvecRegisterAllPassesOnce(void) {
-  pthread_once(&passesOnce, registerAllPasses);
-}
-
 MlirLogicalResult coopvecSetupContext(MlirContext ctx) {
-  MlirDialectRegistry registry = mlirDialectRegistryCreate();
-  mlirRegisterAllDialects(registry);
-  mlirContextAppendDialectRegistry(ctx, registry);
-  mlirDialectRegistryDestroy(registry);
-  mlirRegisterAllLLVMTranslations(ctx);
-  coopvecRegisterAllPassesOnce(); // process-wide: Dialect/Setup.h
   return coopvecLoadDialect(ctx);
 }

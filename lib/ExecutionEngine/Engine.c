@@ -45,7 +45,8 @@ const char *coopvecTargetGetName(CoopvecTarget target) {
 }
 
 bool coopvecTargetFromName(const char *name, CoopvecTarget *target) {
-  for (int i = 0; name && i < kNumTargets; ++i) {
+  // NULL arguments are refused like every other API argument, not read.
+  for (int i = 0; name && target && i < kNumTargets; ++i) {
     if (strcmp(name, kTargetNames[i]) == 0) {
       *target = (CoopvecTarget)i;
       return true;

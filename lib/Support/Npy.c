@@ -441,12 +441,16 @@ MlirLogicalResult coopvecNpyParse(const void *bytes, size_t size,
 
 enum { kTrailingBytesCounted = 1 << 20 };
 
-/// Appends up to `size` bytes of `file` to `image`; false on a read error.
-static bool readInto(FILE *file, CoopvecBuffer *image, size_t size) {
+/// Appends up to `size` bytes of `file` to `image`; false on a read error,
+/// with its errno in `*readErrno`.
+static bool readInto(FILE *file, CoopvecBuffer *image, size_t size,
+                     int *readErrno) {
   char chunk[65536];
+  errno = 0;
   while (size > 0) {
     size_t want = size < sizeof(chunk) ? size : sizeof(chunk);
     size_t got = fread(chunk, 1, want, file);
+    *readErrno = errno;
     coopvecBufferAppend(image, chunk, got);
     size -= got;
     if (got < want)
@@ -473,7 +477,8 @@ static MlirLogicalResult readHeader(FILE *file, uint64_t maxBytes,
                                     CoopvecBuffer *image,
                                     MlirStringCallback errorCallback,
                                     void *userData) {
-  bool ok = readInto(file, image, 12);
+  int readErrno = 0;
+  bool ok = readInto(file, image, 12, &readErrno);
   size_t end = headerEnd(image);
   if (ok && end > maxBytes) {
     reportError(errorCallback, userData,
@@ -483,9 +488,10 @@ static MlirLogicalResult readHeader(FILE *file, uint64_t maxBytes,
     return mlirLogicalResultFailure();
   }
   if (ok && end > image->size)
-    ok = readInto(file, image, end - image->size);
+    ok = readInto(file, image, end - image->size, &readErrno);
+  // Say why (a folder opens but does not read: "Is a directory").
   if (!ok)
-    reportError(errorCallback, userData, "read error");
+    reportError(errorCallback, userData, "read error: %s", strerror(readErrno));
   return ok ? mlirLogicalResultSuccess() : mlirLogicalResultFailure();
 }
 
@@ -531,10 +537,12 @@ static MlirLogicalResult readData(FILE *file, const Header *header,
     reportError(errorCallback, userData, "out of memory (%zu bytes)", bytes);
     return mlirLogicalResultFailure();
   }
+  errno = 0;
   size_t got = fread(data, 1, bytes, file);
+  int readErrno = errno;
   MlirLogicalResult status = mlirLogicalResultFailure();
   if (ferror(file))
-    reportError(errorCallback, userData, "read error");
+    reportError(errorCallback, userData, "read error: %s", strerror(readErrno));
   else if (got < bytes)
     reportError(errorCallback, userData,
                 "truncated data: expected %zu bytes, found %zu", bytes, got);

@@ -418,8 +418,9 @@ def target_from_name(name):
     """The CoopvecTarget value of 'cpu', 'cuda' or 'vulkan'."""
     lib = load()
     value = ctypes.c_int()
-    if not isinstance(name, str) or not lib.coopvecTargetFromName(
-            name.encode(), ctypes.byref(value)):
+    # A NUL would end the C string early: 'cpu\x00x' would be read as 'cpu'.
+    if (not isinstance(name, str) or "\0" in name or
+            not lib.coopvecTargetFromName(name.encode(), ctypes.byref(value))):
         raise ValueError(f"coopvec: unknown target {name!r} (expected 'cpu', "
                          "'cuda' or 'vulkan')")
     return value.value

@@ -62,6 +62,9 @@ class Model:
                             f"coopvec.nn.pack), not {type(packed).__name__}")
         if gradient is None:
             gradient = packed.layout != "inference"
+        elif not isinstance(gradient, (bool, np.bool_)):
+            raise TypeError("coopvec: gradient must be None, True or False, "
+                            f"not {gradient!r}")
         elif gradient and packed.layout == "inference":
             raise ValueError("coopvec: the 'inference' layout is read-only and "
                              "has no gradient: pack with layout='training'")
@@ -185,9 +188,13 @@ class Model:
         elif dbuffer.dtype != self.dtype:
             raise TypeError(f"coopvec: dbuffer has dtype {dbuffer.dtype}, the model "
                             f"is {self.dtype}")
-        elif dbuffer.shape != w.shape or not dbuffer.flags.c_contiguous:
+        elif dbuffer.shape != w.shape:
             raise ValueError(f"coopvec: dbuffer has shape {dbuffer.shape}; it must "
-                             f"be a contiguous array of the buffer's shape {w.shape}")
+                             f"have the buffer's shape {w.shape}")
+        elif not dbuffer.flags.c_contiguous:
+            raise ValueError("coopvec: dbuffer is not contiguous (a strided view, "
+                             f"strides {dbuffer.strides}): the gradients are added "
+                             "into it in place, so pass a contiguous array")
         elif not dbuffer.flags.writeable:
             raise ValueError("coopvec: dbuffer is read-only")
         dx = np.empty_like(x)

@@ -72,6 +72,15 @@ def _dtype(dtype):
     return resolved
 
 
+def _flag(value, what):
+    """`value` as a bool; anything but a bool (or NumPy's) is a TypeError:
+    bias='no' is truthy and would mean yes."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"coopvec: {what} must be True or False, not "
+                        f"{value!r}")
+    return bool(value)
+
+
 def _width(value, what):
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"coopvec: {what} must be an int, not {type(value).__name__}")
@@ -148,13 +157,14 @@ class Linear(Module):
 
     After :meth:`alloc`, ``weight`` and ``bias`` are NumPy arrays initialized
     as PyTorch does: uniform in ``(-1/sqrt(in_features), 1/sqrt(in_features))``.
-    With ``bias=False`` there is no bias. Widths are 1..4096.
+    With ``bias=False`` there is no bias (`bias` is a bool: anything else is
+    a TypeError). Widths are 1..4096.
     """
 
     def __init__(self, in_features, out_features, bias=True):
         self.in_features = _width(in_features, "in_features")
         self.out_features = _width(out_features, "out_features")
-        self.has_bias = bool(bias)
+        self.has_bias = _flag(bias, "Linear's bias")
         self.weight = None
         self.bias = None
 

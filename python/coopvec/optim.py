@@ -38,6 +38,10 @@ class Optimizer:
             if array.dtype not in (np.float16, np.float32, np.float64):
                 raise TypeError(f"coopvec: {name} has dtype {array.dtype}; "
                                 "expected float16, float32 or float64")
+        if params.dtype != grads.dtype:
+            raise TypeError(f"coopvec: params has dtype {params.dtype}, grads "
+                            f"{grads.dtype}: they must match (nothing is "
+                            "converted silently)")
         if params.shape != grads.shape:
             raise ValueError(f"coopvec: params has shape {params.shape}, grads "
                              f"{grads.shape}")
@@ -64,7 +68,7 @@ class Optimizer:
         self._state.clear()
 
     def step(self, params, grads):
-        """Updates `params` in place from `grads` (same shape)."""
+        """Updates `params` in place from `grads` (same shape and dtype)."""
         self._check(params, grads)
         state = self.state(params)
         if state["params"] is not params:  # a new array at a reused id

@@ -50,6 +50,16 @@ def test_wrong_shape(model):
         model.backward(x, np.zeros((4, 2), np.float32), dbuffer=np.zeros(3, np.float32))
 
 
+def test_strided_dbuffer(model):
+    """Issue 24, row 11: a strided dbuffer of the right shape was refused
+    with "dbuffer has shape (N,); it must be a contiguous array of the
+    buffer's shape (N,)", which does not say what is wrong."""
+    x = np.zeros((4, 3), np.float32)
+    strided = np.zeros(2 * model.packed.buffer.size, np.float32)[::2]
+    with pytest.raises(ValueError, match=r"dbuffer is not contiguous .*strides \(8,\)"):
+        model.backward(x, np.zeros((4, 2), np.float32), dbuffer=strided)
+
+
 def test_replaced_buffer(model):
     """packed.buffer must stay the packed array (updated in place)."""
     saved = model.packed.buffer
@@ -92,6 +102,25 @@ def test_unknown_target_and_options():
         coopvec.compile(packed, num_threads=-1)
     with pytest.raises(TypeError, match="PackedNet"):
         coopvec.compile(nn.Sequential(nn.Linear(3, 4)).alloc(np.float32))
+    # Issue 24, row 9: the name went to C as a C string, cut at the NUL.
+    with pytest.raises(ValueError, match=r"unknown target 'cpu\\x00x'"):
+        coopvec.compile(packed, target="cpu\x00x")
+
+
+def test_flags_are_bools():
+    """Issue 24, row 10: bias='no' made a bias, gradient='yes' compiled a
+    gradient; the docs say an object of the wrong kind is a TypeError."""
+    with pytest.raises(TypeError, match="bias must be True or False, not 'no'"):
+        nn.Linear(3, 4, bias="no")
+    with pytest.raises(TypeError, match="bias"):
+        nn.Linear(3, 4, bias=None)
+    assert not nn.Linear(3, 4, bias=np.False_).has_bias
+    packed = make_net([3, 4], [], np.float32)
+    with pytest.raises(TypeError,
+                       match="gradient must be None, True or False, not 'yes'"):
+        coopvec.compile(packed, gradient="yes")
+    with pytest.raises(TypeError, match="gradient"):
+        coopvec.compile(packed, gradient=1)
 
 
 def test_library_not_found(tmp_path):

@@ -137,6 +137,19 @@ def test_no_bias(rng):
         check_backward(model, packed, x, rng)
 
 
+def test_nan_through_relu():
+    """docs/python.md, "NaN": ReLU maps NaN to 0 (the dialect's max is
+    maxNum), LeakyReLU keeps it. The NaN comes from the matvec (0 * NaN)."""
+    for act, expected in ((nn.ReLU(), [0.0, 0.0]),
+                          (nn.LeakyReLU(0.1), [np.nan, np.nan])):
+        packed = nn.pack(nn.Sequential(nn.Linear(2, 2), act).alloc(np.float32))
+        nn.unpack(packed)["0.weight"][:] = np.eye(2)
+        nn.unpack(packed)["0.bias"][:] = 0
+        model = coopvec.compile(packed, gradient=False)
+        y = model(np.array([np.nan, 2.0], np.float32))
+        np.testing.assert_array_equal(y, np.array(expected, np.float32))
+
+
 def test_activation_before_first_layer(rng):
     packed = nn.pack(nn.Sequential(nn.Tanh(), nn.Linear(3, 4), nn.Exp2())
                      .alloc(np.float32, rng=rng))

@@ -96,3 +96,8 @@ def test_optimizer_errors():
         opt.step([0.0], np.zeros(1, np.float32))
     with pytest.raises(TypeError, match="dtype"):
         opt.step(np.zeros(3, np.int32), np.zeros(3, np.int32))
+    # Issue 24, row 10: f16 gradients for f32 weights were converted.
+    with pytest.raises(TypeError, match="params has dtype float32, grads float16"):
+        opt.step(np.zeros(3, np.float32), np.zeros(3, np.float16))
+    with pytest.raises(TypeError, match="dtype"):
+        optim.SGD().step(np.zeros(3, np.float16), np.zeros(3, np.float64))

@@ -558,6 +558,13 @@ static void testEngineErrors(MlirContext ctx) {
   // CHECK-NEXT: null engine: invalid argument
   printf("null engine: %s\n", coopvecStatusGetName(coopvecEngineCreate(
                                   (MlirOperation){NULL}, NULL, NULL)));
+  // Issue 24, row 4: a NULL target pointer was written through (SIGSEGV).
+  CoopvecTarget target = CoopvecTargetVulkan;
+  bool nullTarget = coopvecTargetFromName("cpu", NULL);
+  bool nullName = coopvecTargetFromName(NULL, &target);
+  // CHECK-NEXT: null target name arguments: 0 0 vulkan
+  printf("null target name arguments: %d %d %s\n", nullTarget, nullName,
+         coopvecTargetGetName(target));
 }
 
 /// A feature of the checked x86 list this host lacks, or NULL.

@@ -1,8 +1,8 @@
 //===- Diagnostics.c - Copying, printing and routing MLIR diagnostics -----===//
 //
 // The handler copies every MlirDiagnostic into a DiagRecord (the diagnostic
-// itself dies when the handler returns) and then either holds it back
-// (first parse attempt), records it (--verify-diagnostics) or prints it in
+// itself dies when the handler returns) and then either records it
+// (--verify-diagnostics) or prints it in
 // the `file:line:col: error: message` form, with the source line and a
 // caret like mlir-opt.
 //
@@ -68,15 +68,15 @@ static void setRecordLocation(DiagEngine *engine, MlirLocation loc,
   }
   MlirStringRef file =
       mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(fileLoc));
+  // While parsing, the buffer's name stands for the input (Source.c).
+  if (engine->bufferName &&
+      mlirStringRefEqual(file,
+                         mlirStringRefCreateFromCString(engine->bufferName)))
+    file = mlirStringRefCreateFromCString(engine->source->name);
   record->file = copyString(file.data, file.length);
   record->line = (unsigned)mlirLocationFileLineColRangeGetStartLine(fileLoc);
   record->column =
       (unsigned)mlirLocationFileLineColRangeGetStartColumn(fileLoc);
-  // Undo the column shift of the implicit `module {` prefix (Source.c).
-  if (engine->firstLineShift && record->line == 1 &&
-      record->column > engine->firstLineShift &&
-      strcmp(record->file, engine->source->name) == 0)
-    record->column -= engine->firstLineShift;
 }
 
 //===----------------------------------------------------------------------===//
@@ -219,10 +219,7 @@ static MlirLogicalResult handleDiagnostic(MlirDiagnostic diagnostic,
   DiagEngine *engine = userData;
   DiagRecord record;
   copyDiagnostic(engine, diagnostic, &record);
-  if (engine->capturing)
-    appendDiagRecord(&engine->captured, &record);
-  else
-    deliver(engine, &record);
+  deliver(engine, &record);
   return mlirLogicalResultSuccess();
 }
 
@@ -236,14 +233,5 @@ void attachDiagEngine(DiagEngine *engine, MlirContext context,
 
 void detachDiagEngine(DiagEngine *engine) {
   mlirContextDetachDiagnosticHandler(engine->context, engine->handlerID);
-  clearDiagList(&engine->captured);
   clearDiagList(&engine->recorded);
-}
-
-void replayCapturedDiagnostics(DiagEngine *engine) {
-  for (size_t i = 0; i < engine->captured.size; ++i)
-    deliver(engine, &engine->captured.items[i]);
-  // deliver() took each record over; only the array is left to free.
-  free(engine->captured.items);
-  memset(&engine->captured, 0, sizeof(engine->captured));
 }

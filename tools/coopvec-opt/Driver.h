@@ -130,12 +130,9 @@ typedef struct DiagList {
 
 typedef struct DiagEngine {
   const SourceFile *source;
-  /// While the implicit-module text is parsed: columns that `module {`
-  /// added to line 1 (see Source.c).
-  unsigned firstLineShift;
-  /// While set, diagnostics are kept in `captured` instead of delivered.
-  bool capturing;
-  DiagList captured;
+  /// While the input is parsed: the name MLIR gives its buffer, which
+  /// diagnostics show as the input's name (see Source.c).
+  const char *bufferName;
   /// --verify-diagnostics: delivered diagnostics go to `recorded`.
   bool recording;
   DiagList recorded;
@@ -147,8 +144,6 @@ typedef struct DiagEngine {
 void attachDiagEngine(DiagEngine *engine, MlirContext context,
                       const SourceFile *source);
 void detachDiagEngine(DiagEngine *engine);
-/// Delivers (prints or records) what was captured, then clears it.
-void replayCapturedDiagnostics(DiagEngine *engine);
 void clearDiagList(DiagList *list);
 
 /// Prints `file:line:col: severity: message`, then the source line and a

@@ -128,125 +128,63 @@ void getPaddedChunk(const SourceFile *source, SourceChunk chunk,
 // Parsing
 //===----------------------------------------------------------------------===//
 
-static const char implicitModulePrefix[] = "module {";
+/// mlirModuleCreateParse (MLIR 22) names the buffer it parses "-"; the
+/// diagnostic engine and renameLocations give the input's name instead.
+static const char parsedBufferName[] = "-";
 
-static bool isModule(MlirOperation op) {
-  return coopvecOpIsNamed(op, "builtin.module");
-}
-
-/// mlirOperationCreateParse insists on exactly one top-level operation and
-/// says so with this error; any other error is a genuine one.
-static bool failedOnlyForTopLevelCount(const DiagList *captured) {
-  static const char countError[] =
-      "source must contain a single top-level operation, found:";
-  return captured->size == 1 &&
-         captured->items[0].severity == MlirDiagnosticError &&
-         strncmp(captured->items[0].message, countError,
-                 sizeof(countError) - 1) == 0;
-}
-
-/// mlir-opt gives an implicit module the location `file:0:0`.
-static void setImplicitModuleLocation(MlirContext ctx, DiagEngine *engine,
-                                      MlirOperation module) {
-  MlirLocation loc = mlirLocationFileLineColGet(
-      ctx, mlirStringRefCreateFromCString(engine->source->name), 0, 0);
-  mlirOperationSetLocation(module, loc);
-}
-
-static MlirOperation wrapInModule(MlirContext ctx, DiagEngine *engine,
-                                  MlirOperation op) {
-  MlirModule module = mlirModuleCreateEmpty(mlirLocationUnknownGet(ctx));
-  mlirBlockAppendOwnedOperation(mlirModuleGetBody(module), op);
-  MlirOperation moduleOp = mlirModuleGetOperation(module);
-  setImplicitModuleLocation(ctx, engine, moduleOp);
-  return moduleOp;
-}
-
-/// Whether the first line is blank or a comment, so that `module {` can go
-/// in front of it without moving any token a location points at.
-static bool firstLineHasNoCode(const char *text, size_t size) {
-  size_t i = 0;
-  while (i < size && (text[i] == ' ' || text[i] == '\t'))
-    ++i;
-  return i == size || text[i] == '\n' || text[i] == '\r' ||
-         (i + 1 < size && text[i] == '/' && text[i + 1] == '/');
-}
-
-typedef struct ColumnFix {
-  MlirContext ctx;
-  MlirStringRef file;
-  unsigned shift;
-} ColumnFix;
-
-/// Moves a line-1 location of the input back by the prefix's width.
-static MlirWalkResult fixFirstLineColumn(MlirOperation op, void *userData) {
-  const ColumnFix *fix = userData;
-  MlirLocation loc = mlirOperationGetLocation(op);
+/// The location `loc` with the input's name if it points into the buffer.
+static MlirLocation renamedLocation(MlirContext ctx, MlirStringRef name,
+                                    MlirLocation loc) {
   if (!mlirLocationIsAFileLineColRange(loc) ||
-      mlirLocationFileLineColRangeGetStartLine(loc) != 1 ||
       !mlirStringRefEqual(
           mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(loc)),
-          fix->file))
-    return MlirWalkResultAdvance;
-  int startColumn = mlirLocationFileLineColRangeGetStartColumn(loc);
-  int endLine = mlirLocationFileLineColRangeGetEndLine(loc);
-  int endColumn = mlirLocationFileLineColRangeGetEndColumn(loc);
-  int shift = (int)fix->shift;
-  if (startColumn > shift)
-    startColumn -= shift;
-  if (endLine == 1 && endColumn > shift)
-    endColumn -= shift;
-  mlirOperationSetLocation(op,
-                           mlirLocationFileLineColRangeGet(
-                               fix->ctx, fix->file, 1, (unsigned)startColumn,
-                               (unsigned)endLine, (unsigned)endColumn));
-  return MlirWalkResultAdvance;
+          mlirStringRefCreateFromCString(parsedBufferName)))
+    return loc;
+  return mlirLocationFileLineColRangeGet(
+      ctx, name, (unsigned)mlirLocationFileLineColRangeGetStartLine(loc),
+      (unsigned)mlirLocationFileLineColRangeGetStartColumn(loc),
+      (unsigned)mlirLocationFileLineColRangeGetEndLine(loc),
+      (unsigned)mlirLocationFileLineColRangeGetEndColumn(loc));
 }
 
-/// Parses `module {` + text + `}`. The prefix shares line 1 so that every
-/// line number stays right; when line 1 holds code its columns move, which
-/// the diagnostic engine (while parsing) and fixFirstLineColumn (after)
-/// take back out.
-static MlirOperation parseWrapped(MlirContext ctx, DiagEngine *engine,
-                                  const char *text, size_t size) {
-  CoopvecBuffer wrapped = {0};
-  coopvecBufferAppendStr(&wrapped, implicitModulePrefix);
-  coopvecBufferAppend(&wrapped, text, size);
-  coopvecBufferAppendStr(&wrapped, "\n}");
-  if (!firstLineHasNoCode(text, size))
-    engine->firstLineShift = sizeof(implicitModulePrefix) - 1;
-  MlirOperation module = mlirOperationCreateParse(
-      ctx, mlirStringRefCreate(wrapped.data, wrapped.size),
-      mlirStringRefCreateFromCString(engine->source->name));
-  coopvecBufferFree(&wrapped);
-  if (!mlirOperationIsNull(module) && engine->firstLineShift) {
-    ColumnFix fix = {ctx, mlirStringRefCreateFromCString(engine->source->name),
-                     engine->firstLineShift};
-    mlirOperationWalk(module, fixFirstLineColumn, &fix, MlirWalkPreOrder);
-  }
-  engine->firstLineShift = 0;
-  if (!mlirOperationIsNull(module))
-    setImplicitModuleLocation(ctx, engine, module);
-  return module;
+typedef struct Rename {
+  MlirContext ctx;
+  MlirStringRef name;
+} Rename;
+
+/// Renames the locations of `op` and of its blocks' arguments.
+static MlirWalkResult renameLocations(MlirOperation op, void *userData) {
+  const Rename *rename = userData;
+  mlirOperationSetLocation(op, renamedLocation(rename->ctx, rename->name,
+                                               mlirOperationGetLocation(op)));
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r)
+    for (MlirBlock block =
+             mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+         !mlirBlockIsNull(block); block = mlirBlockGetNextInRegion(block))
+      for (intptr_t a = 0; a < mlirBlockGetNumArguments(block); ++a) {
+        MlirValue arg = mlirBlockGetArgument(block, a);
+        mlirBlockArgumentSetLocation(
+            arg, renamedLocation(rename->ctx, rename->name,
+                                 mlirValueGetLocation(arg)));
+      }
+  return MlirWalkResultAdvance;
 }
 
 MlirOperation parseModule(MlirContext ctx, DiagEngine *engine, const char *text,
                           size_t size) {
-  engine->firstLineShift = 0;
-  // The first attempt's diagnostics are held back: its complaint about the
-  // number of top-level operations is not the user's business.
-  engine->capturing = true;
-  MlirOperation op = mlirOperationCreateParse(
-      ctx, mlirStringRefCreate(text, size),
-      mlirStringRefCreateFromCString(engine->source->name));
-  engine->capturing = false;
-  if (mlirOperationIsNull(op) &&
-      failedOnlyForTopLevelCount(&engine->captured)) {
-    clearDiagList(&engine->captured);
-    return parseWrapped(ctx, engine, text, size);
-  }
-  replayCapturedDiagnostics(engine);
-  if (mlirOperationIsNull(op) || isModule(op))
-    return op;
-  return wrapInModule(ctx, engine, op);
+  // Like mlir-opt, the parser reads every top-level op (and the type and
+  // attribute aliases between them, which may not go inside a module) and
+  // only then wraps them into a module if they are not one. Wrapping the
+  // text in `module { ... }` instead moved the aliases into its region,
+  // where they are an error (issue 24, row 8).
+  engine->bufferName = parsedBufferName;
+  MlirModule module =
+      mlirModuleCreateParse(ctx, mlirStringRefCreate(text, size));
+  engine->bufferName = NULL;
+  if (mlirModuleIsNull(module))
+    return (MlirOperation){NULL};
+  MlirOperation op = mlirModuleGetOperation(module);
+  Rename rename = {ctx, mlirStringRefCreateFromCString(engine->source->name)};
+  mlirOperationWalk(op, renameLocations, &rename, MlirWalkPreOrder);
+  return op;
 }

@@ -193,6 +193,10 @@ static bool parseArg(int argc, char **argv, int *i, Options *options,
     return false;
   }
   if (strcmp(arg, "-o") == 0 && *i + 1 < argc) {
+    if (!*argv[*i + 1]) { // "" would write /result0.npy
+      runError("-o needs a directory (-o DIR writes DIR/result0.npy, ...)");
+      return false;
+    }
     // -o DIR writes DIR/result<k>.npy and DIR/result_arg<i>.npy.
     snprintf(outDirPrefix, 4096, "%s/result", argv[++*i]);
     options->outPrefix = outDirPrefix;
@@ -213,6 +217,19 @@ static bool parseArg(int argc, char **argv, int *i, Options *options,
 
 typedef enum ParseStatus { ParseOk, ParseHelp, ParseError } ParseStatus;
 
+/// An empty --out= or --save-inputs= would write 0.npy, ... into the
+/// current folder: a prefix is required.
+static bool checkPrefixes(const Options *options) {
+  const char *empty = options->outPrefix && !*options->outPrefix ? "--out"
+                      : options->saveInputsPrefix && !*options->saveInputsPrefix
+                          ? "--save-inputs"
+                          : NULL;
+  if (empty)
+    runError("%s= needs a PREFIX (%s=PREFIX writes PREFIX0.npy, ...)", empty,
+             empty);
+  return !empty;
+}
+
 static ParseStatus parseOptions(int argc, char **argv, Options *options,
                                 char *outDirPrefix) {
   memset(options, 0, sizeof(*options));
@@ -229,6 +246,8 @@ static ParseStatus parseOptions(int argc, char **argv, Options *options,
   }
   if (options->listDevices)
     return ParseOk;
+  if (!checkPrefixes(options))
+    return ParseError;
   if (!options->inputPath || !options->entry) {
     runError("%s\n%s", !options->inputPath ? "no input file" : "no --entry",
              kUsage);
@@ -329,6 +348,54 @@ saveArrays(const char *prefix, const char *infix, const CoopvecNpyArray *arrays,
   return mlirLogicalResultSuccess();
 }
 
+/// A file that --out or --save-inputs writes, and what it holds.
+typedef struct OutputFile {
+  char path[4096];
+  char what[64];
+} OutputFile;
+
+static void addOutputFile(OutputFile *files, size_t *count, const char *prefix,
+                          const char *infix, intptr_t index, const char *what) {
+  OutputFile *file = &files[(*count)++];
+  snprintf(file->path, sizeof(file->path), "%s%s%ld.npy", prefix, infix,
+           (long)index);
+  snprintf(file->what, sizeof(file->what), "%s %ld", what, (long)index);
+}
+
+/// No file may be written twice: with --out=same --save-inputs=same, result
+/// 0 silently replaced saved input 0 in same0.npy. Checked before anything
+/// runs.
+static MlirLogicalResult checkOutputFiles(const Options *options,
+                                          const Signature *signature) {
+  size_t capacity =
+      2 * (size_t)signature->numArgs + (size_t)signature->numResults + 1;
+  OutputFile *files = calloc(capacity, sizeof(OutputFile));
+  if (!files) {
+    runError("out of memory");
+    return mlirLogicalResultFailure();
+  }
+  size_t count = 0;
+  for (intptr_t i = 0; options->saveInputsPrefix && i < signature->numArgs; ++i)
+    addOutputFile(files, &count, options->saveInputsPrefix, "", i, "input");
+  for (intptr_t k = 0; options->outPrefix && k < signature->numResults; ++k)
+    addOutputFile(files, &count, options->outPrefix, "", k, "result");
+  for (intptr_t i = 0; options->outPrefix && i < signature->numArgs; ++i)
+    if (signature->args[i].written)
+      addOutputFile(files, &count, options->outPrefix, "_arg", i,
+                    "written argument");
+  bool clash = false;
+  for (size_t a = 0; a < count && !clash; ++a)
+    for (size_t b = a + 1; b < count && !clash; ++b)
+      if (strcmp(files[a].path, files[b].path) == 0) {
+        runError("%s and %s would both be written to %s: give --out and "
+                 "--save-inputs different prefixes",
+                 files[a].what, files[b].what, files[a].path);
+        clash = true;
+      }
+  free(files);
+  return clash ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
+}
+
 static MlirLogicalResult emitOutputs(const Options *options,
                                      const Signature *signature,
                                      const CoopvecNpyArray *inputs,
@@ -395,7 +462,8 @@ static int runEntry(Options *options, MlirModule module, CoopvecEngine *engine,
   Signature signature;
   if (mlirLogicalResultIsFailure(
           signatureInit(&signature, function, module, options->entry)) ||
-      mlirLogicalResultIsFailure(expandMemRefSizes(options, &signature))) {
+      mlirLogicalResultIsFailure(expandMemRefSizes(options, &signature)) ||
+      mlirLogicalResultIsFailure(checkOutputFiles(options, &signature))) {
     signatureDestroy(&signature);
     return 1;
   }
@@ -418,6 +486,24 @@ static int runEntry(Options *options, MlirModule module, CoopvecEngine *engine,
   return rc;
 }
 
+/// Whether `path` opens and reads; reports why not. MLIR's parser would say
+/// only "could not open input file", without the reason or the tool's
+/// prefix, and a folder opens but does not read.
+static bool checkReadable(const char *path) {
+  FILE *file = fopen(path, "rb");
+  if (!file) {
+    runError("%s: cannot open: %s", path, strerror(errno));
+    return false;
+  }
+  errno = 0;
+  bool failed = fgetc(file) == EOF && ferror(file);
+  int readErrno = errno;
+  fclose(file);
+  if (failed)
+    runError("%s: cannot read: %s", path, strerror(readErrno));
+  return !failed;
+}
+
 /// The --lowered module, parsed in `ctx` (null when not needed, or after an
 /// error, which `*failed` tells).
 static MlirModule parseLowered(const Options *options, MlirContext ctx,
@@ -425,6 +511,10 @@ static MlirModule parseLowered(const Options *options, MlirContext ctx,
   *failed = false;
   if (!options->loweredPath || options->reference)
     return (MlirModule){NULL};
+  if (!checkReadable(options->loweredPath)) {
+    *failed = true;
+    return (MlirModule){NULL};
+  }
   MlirModule lowered = mlirModuleCreateParseFromFile(
       ctx, mlirStringRefCreateFromCString(options->loweredPath));
   if (mlirModuleIsNull(lowered)) {
@@ -484,12 +574,8 @@ static int runModule(Options *options, MlirContext ctx, MlirModule module) {
 }
 
 static int runFile(Options *options, MlirContext ctx) {
-  FILE *probe = fopen(options->inputPath, "rb");
-  if (!probe) {
-    runError("%s: cannot open: %s", options->inputPath, strerror(errno));
+  if (!checkReadable(options->inputPath))
     return 1;
-  }
-  fclose(probe);
   MlirModule module = mlirModuleCreateParseFromFile(
       ctx, mlirStringRefCreateFromCString(options->inputPath));
   if (mlirModuleIsNull(module))

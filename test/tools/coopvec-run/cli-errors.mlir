@@ -19,6 +19,48 @@
 // RUN:   | FileCheck %s --check-prefix=NOFILE
 // NOFILE: coopvec-run: error: {{.*}}missing.mlir: cannot open: No such file or directory
 
+// Issue 24, row 7: a folder opens but does not read; the error says so,
+// with the tool's prefix (it was "error: could not open input file" from
+// MLIR, and "read error" for --arg).
+// RUN: not coopvec-run %S --entry=scale 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FOLDER -DDIR=%S
+// RUN: not coopvec-run %s --entry=scale --random --lowered=%S 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FOLDER -DDIR=%S
+// FOLDER: coopvec-run: error: [[DIR]]: cannot read: Is a directory
+// FOLDER-NOT: error
+// RUN: not coopvec-run %s --entry=scale --arg=%S --random 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=FOLDER-ARG -DDIR=%S
+// FOLDER-ARG: coopvec-run: error: [[DIR]]: read error: Is a directory
+
+// Issue 24, row 6: an empty prefix (or -o "") wrote 0.npy, ... into the
+// current folder (or /result0.npy); nothing is written now.
+// RUN: rm -rf %t.cwd && mkdir -p %t.cwd && cd %t.cwd
+// RUN: not coopvec-run %s --entry=scale --random --out= 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EMPTY-OUT
+// EMPTY-OUT: coopvec-run: error: --out= needs a PREFIX (--out=PREFIX writes PREFIX0.npy, ...)
+// RUN: not coopvec-run %s --entry=scale --random --save-inputs= 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EMPTY-SAVE
+// EMPTY-SAVE: coopvec-run: error: --save-inputs= needs a PREFIX
+// RUN: not coopvec-run %s --entry=scale --random -o "" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EMPTY-DIR
+// EMPTY-DIR: coopvec-run: error: -o needs a directory
+// RUN: not ls %t.cwd/0.npy
+
+// Issue 24, row 5: --out and --save-inputs with the same prefix wrote
+// result 0 over saved input 0; the clash is refused before anything runs.
+// RUN: not coopvec-run %s --entry=scale --random --out=%t.same \
+// RUN:   --save-inputs=%t.same 2>&1 | FileCheck %s --check-prefix=SAME
+// SAME: coopvec-run: error: input 0 and result 0 would both be written to {{.*}}.same0.npy: give --out and --save-inputs different prefixes
+// RUN: not ls %t.same0.npy
+// A written memref argument (PREFIX_argI.npy) against a saved input.
+// RUN: not coopvec-run %s --entry=written --batch=2 --random \
+// RUN:   --memref-size=0:8 --reference --out=%t.w --save-inputs=%t.w_arg 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=SAME-ARG
+// SAME-ARG: coopvec-run: error: input 0 and written argument 0 would both be written to {{.*}}.w_arg0.npy
+// Different prefixes still work.
+// RUN: coopvec-run %s --entry=scale --random --out=%t.out --save-inputs=%t.in
+// RUN: ls %t.out0.npy %t.in0.npy %t.in1.npy
+
 // RUN: not coopvec-run %s --entry=unsupported --random 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=TYPE
 // TYPE: coopvec-run: error: argument #0 has type memref<4x4xf32>, which coopvec-run cannot pass

@@ -1,5 +1,6 @@
-// Loads coopvec into a fresh context, parses a module that uses it, and runs
-// a pipeline mixing a coopvec pass with an upstream one.
+// Loads coopvec into a fresh context (coopvecLoadDialect is all the setup a
+// host does: docs/embedding.md), parses a module that uses it, and runs a
+// pipeline mixing a coopvec pass with an upstream one.
 #include <coopvec-c/Coopvec.h>
 
 #include <stdio.h>
@@ -11,7 +12,7 @@ static void print(MlirStringRef text, void *userData) {
 int main(void) {
   MlirContext ctx = mlirContextCreate();
   int rc = 1;
-  if (mlirLogicalResultIsSuccess(coopvecSetupContext(ctx))) {
+  if (mlirLogicalResultIsSuccess(coopvecLoadDialect(ctx))) {
     MlirModule module = mlirModuleCreateParse(
         ctx, mlirStringRefCreateFromCString(
                  "func.func @f(%x: !coopvec.vec<3, f32>) {\n"

@@ -1,0 +1,1 @@
+int hostDialect(void) { return 0; }
