@@ -25,11 +25,13 @@ extern const CoopvecPassDef coopvecNestSPIRVPassDef;
 extern const CoopvecPassDef coopvecFinishSPIRVPassDef;
 extern const CoopvecPassDef coopvecLLVMLoopAnnotationsPassDef;
 extern const CoopvecPassDef coopvecAutodiffPassDef;
+extern const CoopvecPassDef coopvecExpandMathPassDef;
 
 static const CoopvecPassDef *const passDefs[] = {
     &coopvecVerifyPassDef,       &coopvecCanonicalizePassDef,
     &coopvecConvertToCPUPassDef, &coopvecLLVMLoopAnnotationsPassDef,
-    &coopvecAutodiffPassDef,     &coopvecConvertToGPUPassDef,
+    &coopvecAutodiffPassDef,     &coopvecExpandMathPassDef,
+    &coopvecConvertToGPUPassDef,
     &coopvecPrepareNVVMPassDef,  &coopvecCheckNVVMTargetPassDef,
     &coopvecPrepareSPIRVPassDef, &coopvecNestSPIRVPassDef,
     &coopvecFinishSPIRVPassDef,

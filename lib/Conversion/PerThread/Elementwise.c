@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Conversion/PerThread/Math.h"
+#include "Math/Math.h"
 #include "Conversion/PerThread/PerThread.h"
 
 #include "Dialect/Verifier.h"
