@@ -93,9 +93,13 @@ def log2_coefficients():
     r = lambda z: (q(z) - c0) / z if z else c0 / 3
     weight = lambda z: z / q(z)
     show("log2 R(z)", *remez(r, weight, 2, mp.mpf(0), zmax))
-    # powf needs some 35 bits of log2(x): R of degree 3.
-    show("log2 R(z) for powf", *remez(r, weight, 3, mp.mpf(0), zmax,
-                                      points=1500))
+    # powf needs some 40 bits of log2(x): R(z) = 2/(3 ln2) + z R1(z), the
+    # first term in hi + lo, R1 of degree 2.
+    r0 = c0 / 3
+    r1 = lambda z: (r(z) - r0) / z if z else 2 / (5 * mp.log(2))
+    show("log2 R1(z) for powf", *remez(r1, lambda z: z * z / q(z), 2,
+                                       mp.mpf(0), zmax, points=1500))
+    split("2/(3 ln 2)", r0)
 
 
 def tanh_coefficients():

@@ -176,11 +176,15 @@ MlirValue mathExp2Extended(const Math *m, MlirValue z, MlirValue zLo) {
   z = clamp(m, z, -152.0f, 129.0f);
   MlirValue n;
   MlirValue f = fsub(m, z, roundToInteger(m, z, &n)); // exact, |f| <= 1/2
-  // (f + zLo) ln 2 = r + rLo: the product's rounding error is exact (fma).
+  // zLo may reach half an ulp of z, far more than one of f: f + zLo is
+  // renormalized first (a Fast2Sum: f is 0 or a multiple of z's ulp).
+  MlirValue fLo;
+  f = mathFastTwoSum(m, f, zLo, &fLo);
+  // (f + fLo) ln 2 = r + rLo: the product's rounding error is exact (fma).
   MlirValue lnHi = fconst(m, MATH_LN2_HI);
   MlirValue r = fmul(m, f, lnHi);
   MlirValue rLo = fadd(m, fma3(m, f, lnHi, fneg(m, r)),
-                       fma3(m, f, fconst(m, MATH_LN2_LO), fmul(m, zLo, lnHi)));
+                       fma3(m, f, fconst(m, MATH_LN2_LO), fmul(m, fLo, lnHi)));
   return expReduced(m, n, r, rLo);
 }
 

@@ -123,25 +123,48 @@ MlirValue coopvecEmitLog(CoopvecBuilder *b, MlirValue x) {
 // powf
 //===----------------------------------------------------------------------===//
 
-/// log2(m) as for log2 with R of degree 3 (relative error 4.8e-12): y
-/// log2(x) reaches 150, so log2(x) needs some 35 bits.
-static const float log2RExtended[] = {0x1.ec709ep-1f, 0x1.277768p-1f,
-                                      0x1.a5967ep-2f, 0x1.5c5faep-2f};
+/// log2(m) = s (2/ln2 + z R(z)) as for log2, with R(z) = R0 + z R1(z):
+/// R0 = 2/(3 ln2) as hi + lo, R1 minimax of degree 2 (relative error of
+/// log2(m) 8.4e-12). y log2(x) reaches 150, so log2(x) needs some 40 bits.
+static const float log2R0Hi = 0x1.ec709ep-1f;
+static const float log2R0Lo = -0x1.e2fe02p-28f;
+static const float log2R1[] = {0x1.27770ep-1f, 0x1.a5bb98p-2f,
+                               0x1.59f5a8p-2f};
 
-/// log2(ax) = hi + *lo to about 2^-36 relative, for a positive finite ax.
+/// R0 s^3 = oddHi + *oddLo to about 2^-48 of log2(m), s = q + c: q^3 is
+/// carried as hi + lo, and 3 q^2 c is its first-order part in c.
+static MlirValue leadingOddTerm(const Math *m, const LogQuotient *s,
+                                MlirValue *oddLo) {
+  MlirValue r0 = fconst(m, log2R0Hi);
+  MlirValue zLo = fma3(m, s->q, s->q, fneg(m, s->z));
+  MlirValue cube = fmul(m, s->z, s->q);
+  MlirValue cubeLo = fma3(m, zLo, s->q, fma3(m, s->z, s->q, fneg(m, cube)));
+  cubeLo = fma3(m, fmul(m, fconst(m, 3.0f), s->z), s->c, cubeLo);
+  MlirValue oddHi = fmul(m, cube, r0);
+  *oddLo = fma3(m, cube, fconst(m, log2R0Lo),
+                fma3(m, cubeLo, r0, fma3(m, cube, r0, fneg(m, oddHi))));
+  return oddHi;
+}
+
+/// log2(ax) = hi + *lo to about 2^-40 relative, for a positive finite ax:
+/// the terms above 2^-24 of the result are summed exactly (Fast2Sums), the
+/// others in f32.
 static MlirValue log2Extended(const Math *m, MlirValue ax, MlirValue *lo) {
   MlirValue k;
   LogQuotient s = logQuotient(m, logReduce(m, ax, &k));
   MlirValue c = fconst(m, MATH_TWO_OVER_LN2_HI);
   MlirValue t = fmul(m, s.q, c);
   MlirValue tLo = fma3(m, s.q, c, fneg(m, t));
-  // k + t is a Fast2Sum: |k| >= 1 > |t| unless k = 0.
-  MlirValue e;
-  MlirValue hi = mathFastTwoSum(m, k, t, &e);
-  MlirValue small =
-      fma3(m, s.q, fconst(m, MATH_TWO_OVER_LN2_LO),
-           fma3(m, s.c, c, oddTerms(m, &s, log2RExtended, 4)));
-  MlirValue rest = fadd(m, e, fadd(m, tLo, small));
+  MlirValue oddLo, e1, e2;
+  MlirValue oddHi = leadingOddTerm(m, &s, &oddLo);
+  // |t| > |oddHi| (= |t| z / 3), and |k| >= 1 > |t + oddHi| unless k = 0.
+  MlirValue u = mathFastTwoSum(m, t, oddHi, &e1);
+  MlirValue hi = mathFastTwoSum(m, k, u, &e2);
+  MlirValue higherOdd =
+      fmul(m, fmul(m, fmul(m, s.z, s.z), s.q), mathHorner(m, s.z, log2R1, 3));
+  MlirValue small = fma3(m, s.q, fconst(m, MATH_TWO_OVER_LN2_LO),
+                         fma3(m, s.c, c, fadd(m, oddLo, higherOdd)));
+  MlirValue rest = fadd(m, fadd(m, e2, e1), fadd(m, tLo, small));
   return mathFastTwoSum(m, hi, rest, lo);
 }
 
@@ -154,11 +177,15 @@ static MlirValue integerParity(const Math *m, MlirValue y, MlirValue *odd) {
       select3(m, cmpf(m, COOPVEC_CMPF_OLT, ay, 0x1p24f), ay, limit);
   MlirValue n = coopvecBuildCast1(m->b, "arith.fptosi", bounded, m->i);
   MlirValue back = coopvecBuildCast1(m->b, "arith.sitofp", n, m->f);
-  *odd = cmpi(m, COOPVEC_CMPI_NE, op2(m, "arith.andi", n, iconst(m, 1)), 0);
-  return coopvecBuildCmpF(m->b, COOPVEC_CMPF_OEQ, back, bounded);
+  MlirValue integer = coopvecBuildCmpF(m->b, COOPVEC_CMPF_OEQ, back, bounded);
+  *odd = op2(m, "arith.andi", integer,
+             cmpi(m, COOPVEC_CMPI_NE, op2(m, "arith.andi", n, iconst(m, 1)),
+                  0));
+  return integer;
 }
 
-/// |x|^y = 2^(y log2|x|), with log2|x| = -inf at 0 and +inf at +inf.
+/// |x|^y = 2^(y log2|x|), with log2|x| = -inf at 0, +inf at +inf and NaN
+/// at NaN.
 static MlirValue powMagnitude(const Math *m, MlirValue ax, MlirValue y) {
   MlirValue lo;
   MlirValue hi = log2Extended(m, ax, &lo);
@@ -166,6 +193,7 @@ static MlirValue powMagnitude(const Math *m, MlirValue ax, MlirValue y) {
   MlirValue inf = cmpf(m, COOPVEC_CMPF_OEQ, ax, INFINITY);
   hi = select3(m, zero, fconst(m, -INFINITY), hi);
   hi = select3(m, inf, fconst(m, INFINITY), hi);
+  hi = select3(m, coopvecBuildCmpF(m->b, COOPVEC_CMPF_UNO, ax, ax), ax, hi);
   // y (hi + lo) = zh + zLo: the product's rounding error is exact (fma).
   MlirValue zh = fmul(m, y, hi);
   MlirValue zLo = fma3(m, y, lo, fma3(m, y, hi, fneg(m, zh)));
