@@ -38,7 +38,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE // sincos
 
 #include "Timing.h"
 
@@ -55,8 +55,7 @@ typedef struct MemRef1D {
 } MemRef1D;
 
 typedef void (*UnaryFn)(int64_t n, MemRef1D *x, MemRef1D *result);
-typedef void (*BinaryFn)(int64_t n, MemRef1D *x, MemRef1D *y,
-                         MemRef1D *result);
+typedef void (*BinaryFn)(int64_t n, MemRef1D *x, MemRef1D *y, MemRef1D *result);
 
 #define UNARY_OPS(X)                                                           \
   X(sin) X(cos) X(exp) X(exp2) X(log) X(log2) X(tanh) X(atan) X(erf) X(rsqrt)
@@ -96,14 +95,13 @@ static const UnaryOp unaryOps[] = {
      -120, 120},
     {"log", _mlir_ciface_log_f32, _mlir_ciface_log_f16, log, logf, None, 0,
      1000},
-    {"log2", _mlir_ciface_log2_f32, _mlir_ciface_log2_f16, log2, log2f, None,
-     0, 1000},
-    {"tanh", _mlir_ciface_tanh_f32, _mlir_ciface_tanh_f16, tanh, tanhf, Odd,
-     -5, 5},
+    {"log2", _mlir_ciface_log2_f32, _mlir_ciface_log2_f16, log2, log2f, None, 0,
+     1000},
+    {"tanh", _mlir_ciface_tanh_f32, _mlir_ciface_tanh_f16, tanh, tanhf, Odd, -5,
+     5},
     {"atan", _mlir_ciface_atan_f32, _mlir_ciface_atan_f16, atan, atanf, Odd,
      -10, 10},
-    {"erf", _mlir_ciface_erf_f32, _mlir_ciface_erf_f16, erf, erff, Odd, -5,
-     5},
+    {"erf", _mlir_ciface_erf_f32, _mlir_ciface_erf_f16, erf, erff, Odd, -5, 5},
     {"rsqrt", _mlir_ciface_rsqrt_f32, _mlir_ciface_rsqrt_f16, rsqrtDouble,
      rsqrtFloat, None, 0, 1000},
 };
@@ -208,13 +206,13 @@ static bool sameSpecial(double got, double ref) {
   return got == ref && signbit(got) == signbit(ref);
 }
 
-static void account(Stats *s, const char *name, const Format *format,
-                    double x, double y, double got, double ref) {
+static void account(Stats *s, const char *name, const Format *format, double x,
+                    double y, double got, double ref) {
   ++s->inputs;
   if (isnan(ref) || isinf(ref) || ref == 0 || isnan(got)) {
     if (!sameSpecial(got, ref) && s->specialMismatches++ < 10)
-      fprintf(stderr, "math-ulp: %s(%a, %a) in %s: got %a, expected %a\n",
-              name, x, y, format->name, got, ref);
+      fprintf(stderr, "math-ulp: %s(%a, %a) in %s: got %a, expected %a\n", name,
+              x, y, format->name, got, ref);
     return;
   }
   double rounded = roundTo(format, ref);
@@ -269,8 +267,7 @@ static void runUnary(UnaryFn fn, void *x, void *result, int64_t n) {
   fn(padded(n), &in, &out);
 }
 
-static void runBinary(BinaryFn fn, void *x, void *y, void *result,
-                      int64_t n) {
+static void runBinary(BinaryFn fn, void *x, void *y, void *result, int64_t n) {
   MemRef1D a = memrefOf(x, padded(n)), b = memrefOf(y, padded(n)),
            out = memrefOf(result, padded(n));
   fn(padded(n), &a, &b, &out);
@@ -295,13 +292,15 @@ typedef struct Buffers {
   float *positive, *negative, *gotPositive, *gotNegative;
 } Buffers;
 
-/// The chunk's results of op `u`: the positive inputs against libm, the
-/// negative ones against their twin where the function is symmetric.
+/// The chunk's results of op `u`: the positive inputs against libm (or
+/// `references`, when not null), the negative ones against their twin
+/// where the function is symmetric.
 static void accountUnary(const UnaryOp *u, Stats *s, const Buffers *b,
-                         int64_t n) {
+                         const double *references, int64_t n) {
   for (int64_t i = 0; i < n; ++i) {
     double x = b->positive[i];
-    account(s, u->name, &f32Format, x, 0, b->gotPositive[i], u->reference(x));
+    double ref = references ? references[i] : u->reference(x);
+    account(s, u->name, &f32Format, x, 0, b->gotPositive[i], ref);
     float twin = u->symmetry == Odd ? -b->gotPositive[i] : b->gotPositive[i];
     if (u->symmetry != None && sameBits(twin, b->gotNegative[i])) {
       ++s->inputs;
@@ -313,11 +312,22 @@ static void accountUnary(const UnaryOp *u, Stats *s, const Buffers *b,
   }
 }
 
+/// sin and cos of the chunk's positive inputs in one call each (glibc's
+/// sincos reduces a large argument once): libm's reduction of large
+/// arguments dominates the run time.
+static void sinCosReferences(const float *x, int64_t n, double *sines,
+                             double *cosines) {
+  for (int64_t i = 0; i < n; ++i)
+    sincos(x[i], &sines[i], &cosines[i]);
+}
+
 /// Every step-th f32 bit pattern with its negation, in chunks.
 static void measureUnaryF32(uint64_t step, Stats stats[NUM_UNARY]) {
   Buffers b = {allocate(sizeof(float) * CHUNK), allocate(sizeof(float) * CHUNK),
                allocate(sizeof(float) * CHUNK),
                allocate(sizeof(float) * CHUNK)};
+  double *sines = allocate(sizeof(double) * CHUNK),
+         *cosines = allocate(sizeof(double) * CHUNK);
   for (uint64_t bits = 0; bits < (UINT64_C(1) << 31);) {
     int64_t n = 0;
     for (; n < CHUNK && bits < (UINT64_C(1) << 31); ++n, bits += step) {
@@ -325,12 +335,18 @@ static void measureUnaryF32(uint64_t step, Stats stats[NUM_UNARY]) {
       memcpy(&b.positive[n], &pattern, sizeof(float));
       memcpy(&b.negative[n], &negated, sizeof(float));
     }
+    sinCosReferences(b.positive, n, sines, cosines);
     for (int u = 0; u < NUM_UNARY; ++u) {
       runUnary(unaryOps[u].f32, b.positive, b.gotPositive, n);
       runUnary(unaryOps[u].f32, b.negative, b.gotNegative, n);
-      accountUnary(&unaryOps[u], &stats[u], &b, n);
+      const double *references = unaryOps[u].reference == sin   ? sines
+                                 : unaryOps[u].reference == cos ? cosines
+                                                                : NULL;
+      accountUnary(&unaryOps[u], &stats[u], &b, references, n);
     }
   }
+  free(sines);
+  free(cosines);
   free(b.positive);
   free(b.negative);
   free(b.gotPositive);
@@ -359,13 +375,33 @@ static void measureUnaryF16(Stats stats[NUM_UNARY]) {
 
 /// Special and boundary values, each with both signs: every pair of them
 /// is measured.
-static const float gridValues[] = {
-    0.0f,          0x1p-149f,  0x1.fffffcp-127f, 0x1p-126f,   0x1p-60f,
-    0.1f,          0.5f,       0x1.fffffep-1f,   1.0f,        0x1.000002p0f,
-    1.5f,          2.0f,       2.5f,             3.0f,        0x1.a8279ap-2f,
-    0x1.3504f4p1f, 10.0f,      100.0f,           0x1.fffffep22f, 0x1p23f,
-    0x1.000002p23f, 0x1p24f,   0x1.000002p24f,   1e10f,       0x1.fffffep127f,
-    INFINITY,      NAN};
+static const float gridValues[] = {0.0f,
+                                   0x1p-149f,
+                                   0x1.fffffcp-127f,
+                                   0x1p-126f,
+                                   0x1p-60f,
+                                   0.1f,
+                                   0.5f,
+                                   0x1.fffffep-1f,
+                                   1.0f,
+                                   0x1.000002p0f,
+                                   1.5f,
+                                   2.0f,
+                                   2.5f,
+                                   3.0f,
+                                   0x1.a8279ap-2f,
+                                   0x1.3504f4p1f,
+                                   10.0f,
+                                   100.0f,
+                                   0x1.fffffep22f,
+                                   0x1p23f,
+                                   0x1.000002p23f,
+                                   0x1p24f,
+                                   0x1.000002p24f,
+                                   1e10f,
+                                   0x1.fffffep127f,
+                                   INFINITY,
+                                   NAN};
 enum { GRID = 2 * sizeof(gridValues) / sizeof(gridValues[0]) };
 
 static float gridValue(int i) {
@@ -544,8 +580,8 @@ static void measureSpeed(void) {
     bool power = binaryOps[b].power;
     for (int i = 0; i < SPEED_COUNT; ++i) {
       x[i] = (float)(power ? 10 * uniform(&state) : 20 * uniform(&state) - 10);
-      y[i] = (float)(power ? 16 * uniform(&state) - 8
-                           : 20 * uniform(&state) - 10);
+      y[i] =
+          (float)(power ? 16 * uniform(&state) - 8 : 20 * uniform(&state) - 10);
     }
     SpeedCase c = {NULL, &binaryOps[b], x, y, result};
     printSpeed(binaryOps[b].name, &c);

@@ -22,8 +22,7 @@
 /// One Newton step y (3/2 - (x/2) y^2): the relative error e becomes about
 /// 3/2 e^2.
 static MlirValue newtonStep(const Math *m, MlirValue halfX, MlirValue y) {
-  MlirValue r =
-      fma3(m, fneg(m, fmul(m, halfX, y)), y, fconst(m, 1.5f));
+  MlirValue r = fma3(m, fneg(m, fmul(m, halfX, y)), y, fconst(m, 1.5f));
   return fmul(m, y, r);
 }
 
@@ -31,17 +30,16 @@ static MlirValue newtonStep(const Math *m, MlirValue halfX, MlirValue y) {
 static MlirValue rsqrtNormal(const Math *m, MlirValue x) {
   // The magic constant halves the exponent and gives a 3.4 % estimate,
   // then 1.8e-3 and 4.7e-6 after the steps.
-  MlirValue y = floatOf(m, op2(m, "arith.subi", iconst(m, 0x5f3759df),
-                               op2(m, "arith.shrui", bitsOf(m, x),
-                                   iconst(m, 1))));
+  MlirValue y =
+      floatOf(m, op2(m, "arith.subi", iconst(m, 0x5f3759df),
+                     op2(m, "arith.shrui", bitsOf(m, x), iconst(m, 1))));
   MlirValue halfX = fmul(m, x, fconst(m, 0.5f));
   y = newtonStep(m, halfX, newtonStep(m, halfX, y));
   // e = 1 - x y^2 with x y = h + hLo exactly: e = (1 - h y) - hLo y, where
   // 1 - h y is small and the fma computes it exactly enough.
-  MlirValue h = fmul(m, x, y);
-  MlirValue hLo = fma3(m, x, y, fneg(m, h));
-  MlirValue e = fma3(m, fneg(m, hLo), y, fma3(m, fneg(m, h), y,
-                                                fconst(m, 1.0f)));
+  MlirValue negH = fneg(m, fmul(m, x, y));
+  MlirValue negHLo = fneg(m, fma3(m, x, y, negH));
+  MlirValue e = fma3(m, negHLo, y, fma3(m, negH, y, fconst(m, 1.0f)));
   // y (1 + e/2) is 1/sqrt(x) to 3/8 e^2.
   return fma3(m, fmul(m, y, fconst(m, 0.5f)), e, y);
 }
@@ -52,11 +50,10 @@ MlirValue coopvecEmitRsqrt(CoopvecBuilder *b, MlirValue x) {
   MlirValue subnormal = cmpf(&m, COOPVEC_CMPF_OLT, x, 0x1p-126f);
   MlirValue scaled =
       select3(&m, subnormal, fmul(&m, x, fconst(&m, 0x1p24f)), x);
-  MlirValue y = fmul(&m, rsqrtNormal(&m, scaled),
-                     select3(&m, subnormal, fconst(&m, 0x1p12f),
-                             fconst(&m, 1.0f)));
-  y = select3(&m, cmpf(&m, COOPVEC_CMPF_OEQ, x, INFINITY), fconst(&m, 0.0f),
-              y);
+  MlirValue y =
+      fmul(&m, rsqrtNormal(&m, scaled),
+           select3(&m, subnormal, fconst(&m, 0x1p12f), fconst(&m, 1.0f)));
+  y = select3(&m, cmpf(&m, COOPVEC_CMPF_OEQ, x, INFINITY), fconst(&m, 0.0f), y);
   // +-0 gives +-inf: the infinity with x's sign bit.
   MlirValue zero = cmpf(&m, COOPVEC_CMPF_OEQ, x, 0.0f);
   y = select3(&m, zero,
