@@ -403,10 +403,10 @@ MlirType coopvecWithElementType(MlirType type, MlirType element) {
   }
   // Any rank and scalable dimensions: coopvec-expand-math keeps the shape
   // of whatever vectors the user's math ops have.
-  MlirType result = mlirVectorTypeIsScalable(type)
-                        ? mlirVectorTypeGetScalable(rank, shape, scalable,
-                                                    element)
-                        : mlirVectorTypeGet(rank, shape, element);
+  MlirType result =
+      mlirVectorTypeIsScalable(type)
+          ? mlirVectorTypeGetScalable(rank, shape, scalable, element)
+          : mlirVectorTypeGet(rank, shape, element);
   free(shape);
   free(scalable);
   return result;

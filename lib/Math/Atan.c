@@ -23,9 +23,8 @@
 
 /// atan(t) = t + t z P(z), z = t^2, |t| <= tan(pi/8): P minimax of degree 5,
 /// relative error 2.3e-11.
-static const float atanP[] = {-0x1.555554p-2f, 0x1.999918p-3f,
-                              -0x1.247edap-3f, 0x1.c463fap-4f,
-                              -0x1.5b3014p-4f, 0x1.84a1cp-5f};
+static const float atanP[] = {-0x1.555554p-2f, 0x1.999918p-3f,  -0x1.247edap-3f,
+                              0x1.c463fap-4f,  -0x1.5b3014p-4f, 0x1.84a1cp-5f};
 
 /// tan(pi/8) and tan(3pi/8), where the reductions change.
 static const float tanPiOver8 = 0x1.a8279ap-2f;
@@ -70,8 +69,8 @@ static MlirValue divideExtended(const Math *m, MlirValue num, MlirValue numLo,
                                 MlirValue *tLo) {
   MlirValue t = fdiv(m, num, den);
   MlirValue negT = fneg(m, t);
-  MlirValue residual = fadd(m, fma3(m, negT, den, num),
-                            fma3(m, negT, denLo, numLo));
+  MlirValue residual =
+      fadd(m, fma3(m, negT, den, num), fma3(m, negT, denLo, numLo));
   *tLo = fdiv(m, residual, den);
   return t;
 }
@@ -111,9 +110,9 @@ MlirValue coopvecEmitAtan(CoopvecBuilder *b, MlirValue x) {
 static void scaleRatio(const Math *m, MlirValue *n, MlirValue *d) {
   MlirValue large = cmpf(m, COOPVEC_CMPF_OGT, *d, 0x1p64f);
   MlirValue small = cmpf(m, COOPVEC_CMPF_OLT, *d, 0x1p-64f);
-  MlirValue scale = select3(m, large, fconst(m, 0x1p-64f),
-                            select3(m, small, fconst(m, 0x1p64f),
-                                    fconst(m, 1.0f)));
+  MlirValue scale =
+      select3(m, large, fconst(m, 0x1p-64f),
+              select3(m, small, fconst(m, 0x1p64f), fconst(m, 1.0f)));
   *n = fmul(m, *n, scale);
   *d = fmul(m, *d, scale);
 }
@@ -171,8 +170,7 @@ MlirValue coopvecEmitAtan2(CoopvecBuilder *b, MlirValue y, MlirValue x) {
   MlirValue tLo;
   MlirValue t = divideExtended(&m, num, numLo, den, denLo, &tLo);
   // The sign bit, not x < 0: atan2(+-0, -0) = +-pi.
-  MlirValue xNegative =
-      cmpi(&m, COOPVEC_CMPI_NE, mathSignBit(&m, x), 0);
+  MlirValue xNegative = cmpi(&m, COOPVEC_CMPI_NE, mathSignBit(&m, x), 0);
   MlirValue negate = op2(&m, "arith.xori", swap, xNegative);
   t = select3(&m, negate, fneg(&m, t), t);
   tLo = select3(&m, negate, fneg(&m, tLo), tLo);

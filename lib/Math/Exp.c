@@ -133,9 +133,8 @@ MlirValue coopvecEmitExp2(CoopvecBuilder *b, MlirValue x) {
 
 /// e^r = 1 + r + r^2 Q(r) for |r| <= ln2/2 + 2^-16: Q minimax of degree 5,
 /// relative error of e^r 5.2e-11.
-static const float expQ[] = {0x1p-1f,         0x1.555554p-3f, 0x1.55548ep-5f,
-                             0x1.11127p-7f,   0x1.6d8cfcp-10f,
-                             0x1.9f089ep-13f};
+static const float expQ[] = {0x1p-1f,       0x1.555554p-3f,  0x1.55548ep-5f,
+                             0x1.11127p-7f, 0x1.6d8cfcp-10f, 0x1.9f089ep-13f};
 
 /// e^(r + rLo) * 2^n for |r| <= ln2/2 + 2^-16, rLo far below r's ulp, n
 /// (i32) in [-152, 129].
@@ -146,8 +145,8 @@ static MlirValue expReduced(const Math *m, MlirValue n, MlirValue r,
   // rounded essentially once (the rest is below 0.07 of r).
   MlirValue hLo;
   MlirValue h = mathFastTwoSum(m, fconst(m, 1.0f), r, &hLo);
-  MlirValue lo = fma3(m, fmul(m, r, r), mathHorner(m, r, expQ, 6),
-                      fadd(m, hLo, rLo));
+  MlirValue lo =
+      fma3(m, fmul(m, r, r), mathHorner(m, r, expQ, 6), fadd(m, hLo, rLo));
   return scaleByPowerOfTwo(m, fadd(m, h, lo), n);
 }
 
@@ -218,7 +217,8 @@ static MlirValue tanhLarge(const Math *m, MlirValue a) {
           fma3(m, a, hi, coopvecBuildUnaryOp(m->b, "arith.negf", y)),
           op2(m, "arith.mulf", a, fconst(m, MATH_TWO_OVER_LN2_LO)));
   // 2^(y + yLo) = 2^y (1 + yLo ln 2) to first order.
-  MlirValue e = mathExp2WithTail(m, y, op2(m, "arith.mulf", yLo, fconst(m, MATH_LN2_HI)));
+  MlirValue e =
+      mathExp2WithTail(m, y, op2(m, "arith.mulf", yLo, fconst(m, MATH_LN2_HI)));
   MlirValue one = fconst(m, 1.0f), two = fconst(m, 2.0f);
   MlirValue d = op2(m, "arith.addf", e, one);
   // E + 1 = d + dLo exactly (Fast2Sum, E >= 1).
@@ -277,6 +277,7 @@ MlirValue coopvecEmitTanhForF16(CoopvecBuilder *b, MlirValue x) {
   MlirValue z = op2(&m, "arith.mulf", c, c);
   // For |x| below 2^-12 both polynomials are exactly 1, so the result is x,
   // with the sign of zero.
-  MlirValue numerator = op2(&m, "arith.mulf", c, mathHorner(&m, z, tanhHalfP, 5));
+  MlirValue numerator =
+      op2(&m, "arith.mulf", c, mathHorner(&m, z, tanhHalfP, 5));
   return op2(&m, "arith.divf", numerator, mathHorner(&m, z, tanhHalfQ, 5));
 }

@@ -92,9 +92,8 @@ MlirValue coopvecEmitLog2(CoopvecBuilder *b, MlirValue x) {
   MlirValue k;
   LogQuotient s = logQuotient(&m, logReduce(&m, x, &k));
   MlirValue hi = fconst(&m, MATH_TWO_OVER_LN2_HI);
-  MlirValue lo =
-      fma3(&m, s.q, fconst(&m, MATH_TWO_OVER_LN2_LO),
-           fma3(&m, s.c, hi, oddTerms(&m, &s, log2R, 3)));
+  MlirValue lo = fma3(&m, s.q, fconst(&m, MATH_TWO_OVER_LN2_LO),
+                      fma3(&m, s.c, hi, oddTerms(&m, &s, log2R, 3)));
   return logSpecial(&m, x, fadd(&m, k, fma3(&m, s.q, hi, lo)));
 }
 
@@ -114,8 +113,8 @@ MlirValue coopvecEmitLog(CoopvecBuilder *b, MlirValue x) {
   MlirValue e;
   MlirValue hi = mathFastTwoSum(&m, kh, fmul(&m, s.q, two), &e);
   MlirValue tail = fma3(&m, s.c, two, oddTerms(&m, &s, logR, 3));
-  MlirValue lo = fadd(
-      &m, e, fadd(&m, kLo, fma3(&m, k, fconst(&m, MATH_LN2_LO), tail)));
+  MlirValue lo =
+      fadd(&m, e, fadd(&m, kLo, fma3(&m, k, fconst(&m, MATH_LN2_LO), tail)));
   return logSpecial(&m, x, fadd(&m, hi, lo));
 }
 
@@ -128,8 +127,7 @@ MlirValue coopvecEmitLog(CoopvecBuilder *b, MlirValue x) {
 /// log2(m) 8.4e-12). y log2(x) reaches 150, so log2(x) needs some 40 bits.
 static const float log2R0Hi = 0x1.ec709ep-1f;
 static const float log2R0Lo = -0x1.e2fe02p-28f;
-static const float log2R1[] = {0x1.27770ep-1f, 0x1.a5bb98p-2f,
-                               0x1.59f5a8p-2f};
+static const float log2R1[] = {0x1.27770ep-1f, 0x1.a5bb98p-2f, 0x1.59f5a8p-2f};
 
 /// R0 s^3 = oddHi + *oddLo to about 2^-48 of log2(m), s = q + c: q^3 is
 /// carried as hi + lo, and 3 q^2 c is its first-order part in c.
@@ -178,9 +176,9 @@ static MlirValue integerParity(const Math *m, MlirValue y, MlirValue *odd) {
   MlirValue n = coopvecBuildCast1(m->b, "arith.fptosi", bounded, m->i);
   MlirValue back = coopvecBuildCast1(m->b, "arith.sitofp", n, m->f);
   MlirValue integer = coopvecBuildCmpF(m->b, COOPVEC_CMPF_OEQ, back, bounded);
-  *odd = op2(m, "arith.andi", integer,
-             cmpi(m, COOPVEC_CMPI_NE, op2(m, "arith.andi", n, iconst(m, 1)),
-                  0));
+  *odd =
+      op2(m, "arith.andi", integer,
+          cmpi(m, COOPVEC_CMPI_NE, op2(m, "arith.andi", n, iconst(m, 1)), 0));
   return integer;
 }
 
@@ -220,19 +218,19 @@ MlirValue coopvecEmitPow(CoopvecBuilder *b, MlirValue x, MlirValue y) {
   MlirValue finiteNegative = cmpf(&m, COOPVEC_CMPF_OLT, x, 0.0f);
   finiteNegative = op2(&m, "arith.andi", finiteNegative,
                        cmpf(&m, COOPVEC_CMPF_OLT, ax, INFINITY));
-  MlirValue noPower = op2(&m, "arith.andi", finiteNegative,
-                          op2(&m, "arith.xori", integer,
-                              coopvecBuildIntConstantLike(
-                                  b, mlirValueGetType(integer), 1)));
+  MlirValue noPower =
+      op2(&m, "arith.andi", finiteNegative,
+          op2(&m, "arith.xori", integer,
+              coopvecBuildIntConstantLike(b, mlirValueGetType(integer), 1)));
   result = select3(&m, noPower, fconst(&m, NAN), result);
   // pow(+1, y) = 1 and pow(-1, +-inf) = 1, even for a NaN y; pow(x, +-0) =
   // 1, even for a NaN x.
   MlirValue one = fconst(&m, 1.0f);
-  MlirValue unitBase = op2(&m, "arith.andi",
-                           cmpf(&m, COOPVEC_CMPF_OEQ, ax, 1.0f),
-                           cmpf(&m, COOPVEC_CMPF_OEQ, mathAbs(&m, y),
-                                INFINITY));
-  unitBase = op2(&m, "arith.ori", unitBase, cmpf(&m, COOPVEC_CMPF_OEQ, x, 1.0f));
+  MlirValue unitBase =
+      op2(&m, "arith.andi", cmpf(&m, COOPVEC_CMPF_OEQ, ax, 1.0f),
+          cmpf(&m, COOPVEC_CMPF_OEQ, mathAbs(&m, y), INFINITY));
+  unitBase =
+      op2(&m, "arith.ori", unitBase, cmpf(&m, COOPVEC_CMPF_OEQ, x, 1.0f));
   result = select3(&m, unitBase, one, result);
   return select3(&m, cmpf(&m, COOPVEC_CMPF_OEQ, y, 0.0f), one, result);
 }

@@ -1,4 +1,5 @@
-//===- MathBuilder.h - Building the math library's code (internal) -*- C -*-===//
+//===- MathBuilder.h - Building the math library's code (internal) -*- C
+//-*-===//
 //
 // The few shapes of arith / math.fma ops the emitters of lib/Math/ are
 // written in, on the operand's type: f32 or a vector of f32 of any shape,
@@ -80,13 +81,13 @@ static inline MlirValue cmpf(const Math *m, int predicate, MlirValue x,
 
 static inline MlirValue cmpi(const Math *m, int predicate, MlirValue x,
                              int64_t y) {
-  return coopvecBuildCmpI(m->b, predicate, x,
-                          coopvecBuildIntConstantLike(m->b, mlirValueGetType(x),
-                                                      y));
+  return coopvecBuildCmpI(
+      m->b, predicate, x,
+      coopvecBuildIntConstantLike(m->b, mlirValueGetType(x), y));
 }
 
-static inline MlirValue select3(const Math *m, MlirValue condition,
-                                MlirValue x, MlirValue y) {
+static inline MlirValue select3(const Math *m, MlirValue condition, MlirValue x,
+                                MlirValue y) {
   return coopvecBuildSelect(m->b, condition, x, y);
 }
 
@@ -109,8 +110,7 @@ MlirValue mathFlipSign(const Math *m, MlirValue x, MlirValue sign);
 
 /// Fast2Sum: s + e = x + y exactly, s = x + y rounded, when |x| >= |y| or
 /// x = 0.
-MlirValue mathFastTwoSum(const Math *m, MlirValue x, MlirValue y,
-                         MlirValue *e);
+MlirValue mathFastTwoSum(const Math *m, MlirValue x, MlirValue y, MlirValue *e);
 /// 2Sum: the same without the condition on the magnitudes (6 operations).
 MlirValue mathTwoSum(const Math *m, MlirValue x, MlirValue y, MlirValue *e);
 

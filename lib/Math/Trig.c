@@ -30,8 +30,8 @@ static const float sinS[] = {-0x1.555556p-3f, 0x1.111108p-7f, -0x1.a00f8p-13f,
                              0x1.6cd1f2p-19f};
 /// cos(r) = 1 - z/2 + z^2 C(z): C minimax of degree 3, relative error
 /// 1.2e-13.
-static const float cosC[] = {0x1.555556p-5f, -0x1.6c16b8p-10f,
-                             0x1.a010dep-16f, -0x1.241e9cp-22f};
+static const float cosC[] = {0x1.555556p-5f, -0x1.6c16b8p-10f, 0x1.a010dep-16f,
+                             -0x1.241e9cp-22f};
 
 /// pi/2 as hi + lo.
 static const float piOver2Hi = 0x1.921fb6p+0f;
@@ -58,8 +58,7 @@ static MlirValue wconst(const Wide *w, int64_t value) {
   return coopvecBuildIntConstantLike(w->m->b, w->i64, value);
 }
 
-static MlirValue wop(const Wide *w, const char *name, MlirValue x,
-                     int64_t y) {
+static MlirValue wop(const Wide *w, const char *name, MlirValue x, int64_t y) {
   return op2(w->m, name, x, wconst(w, y));
 }
 
@@ -80,12 +79,10 @@ static MlirValue tableWord(const Math *m, MlirValue i, int d) {
 
 /// (a << sh) | (b >> (32 - sh)) for sh in [0, 31]; b's shift is done in
 /// two steps, since a shift by 32 is undefined.
-static MlirValue funnel(const Math *m, MlirValue a, MlirValue b,
-                        MlirValue sh) {
+static MlirValue funnel(const Math *m, MlirValue a, MlirValue b, MlirValue sh) {
   MlirValue high = op2(m, "arith.shli", a, sh);
-  MlirValue low =
-      op2(m, "arith.shrui", op2(m, "arith.shrui", b, iconst(m, 1)),
-          op2(m, "arith.subi", iconst(m, 31), sh));
+  MlirValue low = op2(m, "arith.shrui", op2(m, "arith.shrui", b, iconst(m, 1)),
+                      op2(m, "arith.subi", iconst(m, 31), sh));
   return op2(m, "arith.ori", high, low);
 }
 
@@ -110,8 +107,8 @@ static MlirValue fixedProduct(const Wide *w, MlirValue ia,
   MlirValue ia64 = coopvecBuildCast1(m->b, "arith.extui", ia, w->i64);
   MlirValue lo = coopvecBuildCast1(m->b, "arith.extui", words[2], w->i64);
   MlirValue mid = coopvecBuildCast1(m->b, "arith.extui", words[1], w->i64);
-  MlirValue top = coopvecBuildCast1(
-      m->b, "arith.extui", op2(m, "arith.muli", ia, words[0]), w->i64);
+  MlirValue top = coopvecBuildCast1(m->b, "arith.extui",
+                                    op2(m, "arith.muli", ia, words[0]), w->i64);
   MlirValue p0 = wop(w, "arith.shrui", op2(m, "arith.muli", ia64, lo), 32);
   MlirValue p1 = op2(m, "arith.muli", ia64, mid);
   return op2(m, "arith.addi", op2(m, "arith.addi", p0, p1),
@@ -146,11 +143,11 @@ static Reduced reduceLarge(const Math *m, MlirValue a) {
   Wide w = {m, coopvecWithElementType(m->f, mlirIntegerTypeGet(ctx, 64))};
   MlirValue bits = bitsOf(m, a);
   // a = ia 2^(e - 32), ia = 1.mantissa * 2^31; e = biased exponent - 126.
-  MlirValue ia = op2(m, "arith.ori",
-                     op2(m, "arith.shli",
-                         op2(m, "arith.andi", bits, iconst(m, 0x7fffff)),
-                         iconst(m, 8)),
-                     iconst(m, INT32_MIN));
+  MlirValue ia =
+      op2(m, "arith.ori",
+          op2(m, "arith.shli", op2(m, "arith.andi", bits, iconst(m, 0x7fffff)),
+              iconst(m, 8)),
+          iconst(m, INT32_MIN));
   MlirValue e = op2(m, "arith.subi", op2(m, "arith.shrui", bits, iconst(m, 23)),
                     iconst(m, 126));
   e = select3(m, cmpi(m, COOPVEC_CMPI_SLT, e, 0), iconst(m, 0), e);
@@ -163,8 +160,8 @@ static Reduced reduceLarge(const Math *m, MlirValue a) {
   MlirValue q = coopvecBuildCast1(m->b, "arith.trunci",
                                   wop(&w, "arith.shrui", t, 62), m->i);
   MlirValue f =
-      wop(&w, "arith.subi",
-          wop(&w, "arith.andi", t, ((int64_t)1 << 62) - 1), (int64_t)1 << 61);
+      wop(&w, "arith.subi", wop(&w, "arith.andi", t, ((int64_t)1 << 62) - 1),
+          (int64_t)1 << 61);
   MlirValue fLo;
   MlirValue fHi = fractionToFloat(&w, f, &fLo);
   // r = f pi/2 (f in quadrants), carried as hi + lo.
@@ -179,8 +176,7 @@ static Reduced reduceLarge(const Math *m, MlirValue a) {
 
 /// sin(r + rLo) for |r| <= pi/4: one rounding in the last sum.
 static MlirValue sinPolynomial(const Math *m, const Reduced *x, MlirValue z) {
-  MlirValue tail =
-      fma3(m, fmul(m, x->r, z), mathHorner(m, z, sinS, 4), x->rLo);
+  MlirValue tail = fma3(m, fmul(m, x->r, z), mathHorner(m, z, sinS, 4), x->rLo);
   return fadd(m, x->r, tail);
 }
 
@@ -193,8 +189,8 @@ static MlirValue cosPolynomial(const Math *m, const Reduced *x, MlirValue z) {
   MlirValue hz = fmul(m, z, half);
   MlirValue w = fsub(m, one, hz);
   MlirValue small = fma3(m, x->r, x->rLo, fmul(m, zLo, half));
-  MlirValue tail = fma3(m, fmul(m, z, z), mathHorner(m, z, cosC, 4),
-                        fneg(m, small));
+  MlirValue tail =
+      fma3(m, fmul(m, z, z), mathHorner(m, z, cosC, 4), fneg(m, small));
   return fadd(m, w, fadd(m, fsub(m, fsub(m, one, w), hz), tail));
 }
 
@@ -214,8 +210,8 @@ static MlirValue emitSinCos(CoopvecBuilder *b, MlirValue x, bool cosine) {
   MlirValue q = cosine ? op2(&m, "arith.addi", r.q, iconst(&m, 1)) : r.q;
   MlirValue odd =
       cmpi(&m, COOPVEC_CMPI_NE, op2(&m, "arith.andi", q, iconst(&m, 1)), 0);
-  MlirValue sign = op2(&m, "arith.shli", op2(&m, "arith.andi", q, iconst(&m, 2)),
-                       iconst(&m, 30));
+  MlirValue sign = op2(&m, "arith.shli",
+                       op2(&m, "arith.andi", q, iconst(&m, 2)), iconst(&m, 30));
   if (!cosine)
     sign = op2(&m, "arith.xori", sign, mathSignBit(&m, x));
   MlirValue result = mathFlipSign(&m, select3(&m, odd, c, s), sign);

@@ -28,13 +28,12 @@ extern const CoopvecPassDef coopvecAutodiffPassDef;
 extern const CoopvecPassDef coopvecExpandMathPassDef;
 
 static const CoopvecPassDef *const passDefs[] = {
-    &coopvecVerifyPassDef,       &coopvecCanonicalizePassDef,
-    &coopvecConvertToCPUPassDef, &coopvecLLVMLoopAnnotationsPassDef,
-    &coopvecAutodiffPassDef,     &coopvecExpandMathPassDef,
-    &coopvecConvertToGPUPassDef,
-    &coopvecPrepareNVVMPassDef,  &coopvecCheckNVVMTargetPassDef,
-    &coopvecPrepareSPIRVPassDef, &coopvecNestSPIRVPassDef,
-    &coopvecFinishSPIRVPassDef,
+    &coopvecVerifyPassDef,          &coopvecCanonicalizePassDef,
+    &coopvecConvertToCPUPassDef,    &coopvecLLVMLoopAnnotationsPassDef,
+    &coopvecAutodiffPassDef,        &coopvecExpandMathPassDef,
+    &coopvecConvertToGPUPassDef,    &coopvecPrepareNVVMPassDef,
+    &coopvecCheckNVVMTargetPassDef, &coopvecPrepareSPIRVPassDef,
+    &coopvecNestSPIRVPassDef,       &coopvecFinishSPIRVPassDef,
 };
 
 extern const CoopvecPipelineDef coopvecLowerToCPUPipelineDef;

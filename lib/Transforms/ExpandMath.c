@@ -150,8 +150,7 @@ static MlirWalkResult findOp(MlirOperation op, void *userData) {
   if (found->count == found->capacity) {
     found->capacity = found->capacity ? 2 * found->capacity : 16;
     found->ops = realloc(found->ops, found->capacity * sizeof(MlirOperation));
-    found->expansion =
-        realloc(found->expansion, found->capacity * sizeof(int));
+    found->expansion = realloc(found->expansion, found->capacity * sizeof(int));
     if (!found->ops || !found->expansion)
       abort();
   }
@@ -171,7 +170,7 @@ static void expand(MlirOperation op, const Expansion *e) {
   MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
   bool f16 = mlirTypeIsAF16(coopvecElementTypeOf(type));
   MlirType wide = coopvecWithElementType(type, mlirF32TypeGet(b.context));
-  MlirValue operands[2];
+  MlirValue operands[2] = {{NULL}, {NULL}};
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op) && i < 2; ++i) {
     operands[i] = mlirOperationGetOperand(op, i);
     if (f16)
@@ -181,8 +180,8 @@ static void expand(MlirOperation op, const Expansion *e) {
   if (e->binary)
     result = e->binary(&b, operands[0], operands[1]);
   else
-    result = (f16 && e->unaryForF16 ? e->unaryForF16 : e->unary)(&b,
-                                                                 operands[0]);
+    result =
+        (f16 && e->unaryForF16 ? e->unaryForF16 : e->unary)(&b, operands[0]);
   if (f16)
     result = coopvecBuildCast1(&b, "arith.truncf", result, type);
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(op, 0), result);
