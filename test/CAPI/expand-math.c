@@ -192,26 +192,8 @@ static float inputAt(int i, uint64_t *state, bool positive) {
 }
 
 //===----------------------------------------------------------------------===//
-// f16 values and the comparison
+// The comparison
 //===----------------------------------------------------------------------===//
-
-static double halfToDouble(uint16_t bits) {
-  double sign = bits >> 15 ? -1.0 : 1.0;
-  int exponent = (bits >> 10) & 31, fraction = bits & 1023;
-  if (exponent == 31)
-    return fraction ? NAN : sign * INFINITY;
-  if (exponent == 0)
-    return sign * ldexp(fraction, -24);
-  return sign * ldexp(fraction + 1024, exponent - 25);
-}
-
-/// The f16 nearest to x (ties to even), through _Float16's conversion.
-static uint16_t halfOf(float x) {
-  _Float16 h = (_Float16)x;
-  uint16_t bits;
-  memcpy(&bits, &h, sizeof(bits));
-  return bits;
-}
 
 /// The error of `got` against `ref` in ulps of a format with `mantissa`
 /// bits and normal exponents from `minExponent`; negative for a wrong
@@ -266,17 +248,17 @@ static bool check(MlirExecutionEngine jit, const Op *op, int form) {
   for (int i = 0; i < COUNT; ++i) {
     b.x[i] = inputAt(i, &state, op->binary == pow);
     b.y[i] = op->binary ? inputAt((i * 7 + 3) % COUNT, &state, false) : 0;
-    b.hx[i] = halfOf(b.x[i]);
-    b.hy[i] = halfOf(b.y[i]);
+    b.hx[i] = coopvecFloatToHalf(b.x[i]);
+    b.hy[i] = coopvecFloatToHalf(b.y[i]);
   }
   run(jit, op, form, &b);
   double worst = 0, bound = f16 ? 0.51 : op->bound;
   bool ok = true;
   for (int i = 0; i < COUNT; ++i) {
-    double x = f16 ? halfToDouble(b.hx[i]) : b.x[i];
-    double y = f16 ? halfToDouble(b.hy[i]) : b.y[i];
+    double x = f16 ? coopvecHalfToDouble(b.hx[i]) : b.x[i];
+    double y = f16 ? coopvecHalfToDouble(b.hy[i]) : b.y[i];
     double ref = op->binary ? op->binary(x, y) : op->unary(x);
-    double got = f16 ? halfToDouble(b.hr[i]) : b.r[i];
+    double got = f16 ? coopvecHalfToDouble(b.hr[i]) : b.r[i];
     double error = f16 ? ulpError(got, ref, 10, -14, 65504.0)
                        : ulpError(got, ref, 23, -126, 0x1.fffffep127);
     if (error < 0 || error > bound) {
