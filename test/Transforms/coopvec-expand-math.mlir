@@ -57,6 +57,18 @@ func.func @vectors(%x: vector<16xf32>, %y: vector<2x3xf32>) -> (vector<16xf32>, 
   return %0, %1 : vector<16xf32>, vector<2x3xf32>
 }
 
+// Scalable and 0-D vectors keep their shape too.
+// CHECK-LABEL: func.func @shapes(
+// CHECK: arith.extui {{.*}} : vector<[4]xi32> to vector<[4]xi64>
+// CHECK: math.fma {{.*}} : vector<[4]xf32>
+// CHECK: math.fma {{.*}} : vector<f32>
+// CHECK: return {{.*}} : vector<[4]xf32>, vector<f32>
+func.func @shapes(%x: vector<[4]xf32>, %y: vector<f32>) -> (vector<[4]xf32>, vector<f32>) {
+  %0 = math.cos %x : vector<[4]xf32>
+  %1 = math.log %y : vector<f32>
+  return %0, %1 : vector<[4]xf32>, vector<f32>
+}
+
 // f16: widened to f32 once per operand, computed, rounded once.
 // CHECK-LABEL: func.func @half(
 // CHECK-SAME: %[[H:.*]]: vector<2x3xf16>, %[[S:.*]]: f16)
