@@ -26,6 +26,10 @@
 #include <math.h>
 #include <stdint.h>
 
+//===----------------------------------------------------------------------===//
+// The helpers of MathBuilder.h that are not inline
+//===----------------------------------------------------------------------===//
+
 MlirValue mathHorner(const Math *m, MlirValue x, const float *c, int n) {
   MlirValue result = fconst(m, c[n - 1]);
   for (int k = n - 2; k >= 0; --k)

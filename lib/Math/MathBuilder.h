@@ -114,9 +114,9 @@ MlirValue mathFastTwoSum(const Math *m, MlirValue x, MlirValue y, MlirValue *e);
 /// 2Sum: the same without the condition on the magnitudes (6 operations).
 MlirValue mathTwoSum(const Math *m, MlirValue x, MlirValue y, MlirValue *e);
 
-/// 2^(z + zLo) for any f32 z, zLo far below z's ulp (0 where z is not
-/// finite), with the error of e^x: the exp code on r = (z - round(z)) ln 2
-/// carried as hi + lo. Exp.c.
+/// 2^(z + zLo) for any f32 z, |zLo| at most half an ulp of z (0 where z is
+/// not finite), with the error of e^x: the exp code on
+/// r = (z - round(z) + zLo) ln 2 carried as hi + lo. Exp.c.
 MlirValue mathExp2Extended(const Math *m, MlirValue z, MlirValue zLo);
 /// e^(x + tail) for any f32 x (NaN, +-inf, overflow and underflow included);
 /// `tail` (NULL: 0) is far below x's ulp. Exp.c.
