@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The polynomial coefficients of lib/Conversion/PerThread/Math.c.
+"""The polynomial coefficients of the math library, lib/Math/.
 
 Each polynomial is a minimax fit in *relative* error of the function it
 approximates, computed with the Remez exchange algorithm on a dense grid of
@@ -93,6 +93,13 @@ def log2_coefficients():
     r = lambda z: (q(z) - c0) / z if z else c0 / 3
     weight = lambda z: z / q(z)
     show("log2 R(z)", *remez(r, weight, 2, mp.mpf(0), zmax))
+    # powf needs some 40 bits of log2(x): R(z) = 2/(3 ln2) + z R1(z), the
+    # first term in hi + lo, R1 of degree 2.
+    r0 = c0 / 3
+    r1 = lambda z: (r(z) - r0) / z if z else 2 / (5 * mp.log(2))
+    show("log2 R1(z) for powf", *remez(r1, lambda z: z * z / q(z), 2,
+                                       mp.mpf(0), zmax, points=1500))
+    split("2/(3 ln 2)", r0)
 
 
 def tanh_coefficients():
@@ -148,6 +155,78 @@ def tanh_f16_coefficients():
         show("tanh (f16) Q(z)", q, error)
 
 
+def exp_coefficients():
+    # e^r = 1 + r + r^2 Q(r) on |r| <= ln2/2 (plus the rounding of n); Q of
+    # degree 5, fitted in the relative error of e^r.
+    q = lambda r: (mp.exp(r) - 1 - r) / r ** 2 if r else mp.mpf(1) / 2
+    weight = lambda r: r ** 2 / mp.exp(r)
+    bound = mp.log(2) / 2 + mp.mpf(2) ** -16
+    show("exp Q(r)", *remez(q, weight, 5, -bound, bound, points=1500))
+
+
+def log_coefficients():
+    # ln(m) = s (2 + z R(z)), s = (m-1)/(m+1), z = s^2, as for log2; R of
+    # degree 2.
+    zmax = ((mp.sqrt(2) - 1) / (mp.sqrt(2) + 1)) ** 2
+
+    def q(z):
+        s = mp.sqrt(z)
+        return mp.log((1 + s) / (1 - s)) / s if z else mp.mpf(2)
+
+    r = lambda z: (q(z) - 2) / z if z else mp.mpf(2) / 3
+    weight = lambda z: z / q(z)
+    show("log R(z)", *remez(r, weight, 2, mp.mpf(0), zmax, points=1500))
+
+
+def sincos_coefficients():
+    # sin(r) = r + r z S(z), cos(r) = 1 - z/2 + z^2 C(z), z = r^2, for
+    # |r| <= pi/4 (plus a little: the reduction rounds); S and C of degree 3.
+    zmax = (mp.pi / 4 + mp.mpf(2) ** -20) ** 2
+
+    def s(z):
+        r = mp.sqrt(z)
+        return (mp.sin(r) - r) / (r * z) if z else -mp.mpf(1) / 6
+
+    def c(z):
+        r = mp.sqrt(z)
+        return (mp.cos(r) - 1 + z / 2) / z ** 2 if z else mp.mpf(1) / 24
+
+    show("sin S(z)", *remez(s, lambda z: z / mp.sinc(mp.sqrt(z)) if z else 0,
+                            3, mp.mpf(0), zmax, points=1500))
+    show("cos C(z)", *remez(c, lambda z: z ** 2 / mp.cos(mp.sqrt(z)), 3,
+                            mp.mpf(0), zmax, points=1500))
+
+
+def atan_coefficients():
+    # atan(t) = t + t z P(z), z = t^2, for |t| <= tan(pi/8); P of degree 5.
+    zmax = (mp.tan(mp.pi / 8) + mp.mpf(2) ** -20) ** 2
+
+    def p(z):
+        t = mp.sqrt(z)
+        return (mp.atan(t) - t) / (t * z) if z else -mp.mpf(1) / 3
+
+    weight = lambda z: z * mp.sqrt(z) / mp.atan(mp.sqrt(z)) if z else 0
+    show("atan P(z)", *remez(p, weight, 5, mp.mpf(0), zmax, points=1500))
+
+
+def erf_coefficients():
+    # |x| < 7/8: erf(x) = x + x P(x^2), P of degree 5 (relative error).
+    # 7/8 <= a <= 3.95: erf(a) = 1 - e^(a R(a) - a), R of degree 9, fitted
+    # in the absolute error of the exponent (the relative error of 1 - erf).
+    # Above 3.95, 1 - erf(a) < 0.78 2^-25: erf rounds to 1.
+    zmax = mp.mpf(0.875) ** 2
+
+    def p(z):
+        x = mp.sqrt(z)
+        return (mp.erf(x) - x) / x if z else 2 / mp.sqrt(mp.pi) - 1
+
+    weight = lambda z: mp.sqrt(z) / mp.erf(mp.sqrt(z)) if z else 0
+    show("erf P(z)", *remez(p, weight, 6, mp.mpf(0), zmax, points=1500))
+    r = lambda a: (mp.log(mp.erfc(a)) + a) / a
+    show("erf R(a)", *remez(r, lambda a: a, 9, mp.mpf(0.875), mp.mpf(3.95),
+                            points=1500))
+
+
 def split(name, value):
     lo = value - mp.mpf(to_f32(value))
     print(f"{name}: hi {hexf(value)}, lo {hexf(lo)}")
@@ -160,3 +239,14 @@ if __name__ == "__main__":
     tanh_f16_coefficients()
     split("2/ln 2", 2 / mp.log(2))
     print(f"ln 2: {hexf(mp.log(2))}")
+    exp_coefficients()
+    log_coefficients()
+    sincos_coefficients()
+    atan_coefficients()
+    erf_coefficients()
+    split("ln 2", mp.log(2))
+    split("log2(e)", 1 / mp.log(2))
+    split("pi/2", mp.pi / 2)
+    split("pi/4", mp.pi / 4)
+    split("pi", mp.pi)
+    split("3pi/4", 3 * mp.pi / 4)

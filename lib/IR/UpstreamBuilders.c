@@ -432,12 +432,23 @@ MlirType coopvecWithElementType(MlirType type, MlirType element) {
   if (!mlirTypeIsAVector(type))
     return element;
   intptr_t rank = mlirShapedTypeGetRank(type);
-  int64_t shape[8];
-  if (rank > 8)
-    abort(); // the lowerings build vectors of rank 1 and 2
-  for (intptr_t i = 0; i < rank; ++i)
+  int64_t *shape = calloc((size_t)rank + 1, sizeof(int64_t));
+  bool *scalable = calloc((size_t)rank + 1, sizeof(bool));
+  if (!shape || !scalable)
+    abort();
+  for (intptr_t i = 0; i < rank; ++i) {
     shape[i] = mlirShapedTypeGetDimSize(type, i);
-  return mlirVectorTypeGet(rank, shape, element);
+    scalable[i] = mlirVectorTypeIsDimScalable(type, i);
+  }
+  // Any rank and scalable dimensions: coopvec-expand-math keeps the shape
+  // of whatever vectors the user's math ops have.
+  MlirType result =
+      mlirVectorTypeIsScalable(type)
+          ? mlirVectorTypeGetScalable(rank, shape, scalable, element)
+          : mlirVectorTypeGet(rank, shape, element);
+  free(shape);
+  free(scalable);
+  return result;
 }
 
 MlirType coopvecElementTypeOf(MlirType type) {

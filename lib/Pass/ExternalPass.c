@@ -116,9 +116,21 @@ static const CoopvecPassOption *findOption(const CoopvecPassDef *def,
   return NULL;
 }
 
+/// A list option's first occurrence replaces its default (as upstream
+/// ListOption's does); the later ones append. `given` has a bit per option.
+static void startList(const CoopvecPassDef *def,
+                      const CoopvecPassOption *option, void *options,
+                      uint64_t *given) {
+  uint64_t bit = (uint64_t)1 << (size_t)(option - def->options);
+  if (option->kind == CoopvecOptionList && !(*given & bit))
+    ((char *)options + option->offset)[0] = '\0';
+  *given |= bit;
+}
+
 /// Parses `key=value key2=value2` (space separated, as MLIR pass options).
 static bool parseOptions(const CoopvecPassDef *def, void *options,
                          MlirStringRef text, CoopvecBuffer *error) {
+  uint64_t given = 0; // a pass has far fewer than 64 options
   for (size_t i = 0; i < def->numOptions; ++i) {
     const char *value = def->options[i].defaultValue;
     if (!setOption(def, &def->options[i], options, value, strlen(value), error))
@@ -155,6 +167,7 @@ static bool parseOptions(const CoopvecPassDef *def, void *options,
                            option->name, def->argument);
       return false;
     }
+    startList(def, option, options, &given);
     if (!setOption(def, option, options, value, valueLength, error))
       return false;
   }

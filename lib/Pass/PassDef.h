@@ -22,7 +22,8 @@ typedef enum CoopvecOptionKind {
   CoopvecOptionInt,    // int64_t field
   CoopvecOptionString, // char[COOPVEC_OPTION_STRING_MAX] field
   /// char[COOPVEC_OPTION_STRING_MAX] field: a comma list; the option may
-  /// repeat (`func=a func=b,c`), each occurrence appends ("a,b,c").
+  /// repeat (`func=a func=b,c`): the first occurrence replaces the default,
+  /// each later one appends ("a,b,c").
   CoopvecOptionList,
 } CoopvecOptionKind;
 

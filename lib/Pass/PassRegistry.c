@@ -26,14 +26,15 @@ extern const CoopvecPassDef coopvecFinishSPIRVPassDef;
 extern const CoopvecPassDef coopvecLLVMLoopAnnotationsPassDef;
 extern const CoopvecPassDef coopvecAutodiffPassDef;
 extern const CoopvecPassDef coopvecInlinePassDef;
+extern const CoopvecPassDef coopvecExpandMathPassDef;
 
 static const CoopvecPassDef *const passDefs[] = {
-    &coopvecVerifyPassDef,       &coopvecCanonicalizePassDef,
-    &coopvecConvertToCPUPassDef, &coopvecLLVMLoopAnnotationsPassDef,
-    &coopvecAutodiffPassDef,     &coopvecInlinePassDef,
-    &coopvecConvertToGPUPassDef,
-    &coopvecPrepareNVVMPassDef,  &coopvecCheckNVVMTargetPassDef,
-    &coopvecPrepareSPIRVPassDef, &coopvecNestSPIRVPassDef,
+    &coopvecVerifyPassDef,          &coopvecCanonicalizePassDef,
+    &coopvecConvertToCPUPassDef,    &coopvecLLVMLoopAnnotationsPassDef,
+    &coopvecAutodiffPassDef,        &coopvecExpandMathPassDef,
+    &coopvecInlinePassDef,          &coopvecConvertToGPUPassDef,
+    &coopvecPrepareNVVMPassDef,     &coopvecCheckNVVMTargetPassDef,
+    &coopvecPrepareSPIRVPassDef,    &coopvecNestSPIRVPassDef,
     &coopvecFinishSPIRVPassDef,
 };
 

@@ -6,13 +6,16 @@
 // `row-block=`) are those of convert-coopvec-to-cpu and are passed on to
 // it.
 //
-// After the conversion, canonicalize / cse / loop-invariant-code-motion
-// fold the many index constants and hoist uniform code out of the lane
-// loop. The only math op left is math.fma (matvec, and the polynomials of
-// exp2 / log2 / tanh, which the per-thread layer emits as arith code:
-// lib/Conversion/PerThread/Math.c); convert-math-to-llvm makes it
-// llvm.intr.fma: one instruction on CPUs with FMA (only on CPUs without
-// it does LLVM call fmaf). No other libm function is called.
+// After the conversion, coopvec-expand-math turns the math dialect's
+// transcendental ops anywhere in the module (the user's own code on lane
+// vectors or uniform values) into arith + math.fma code (lib/Math/, which
+// the per-thread layer uses for coopvec.exp2 / log2 / tanh too); then
+// canonicalize / cse / loop-invariant-code-motion fold the many constants
+// and hoist uniform code out of the lane loop. The math ops left are
+// math.fma (matvec and the polynomials), which convert-math-to-llvm makes
+// llvm.intr.fma: one instruction on CPUs with FMA (only on CPUs without it
+// does LLVM call fmaf), and those that are one instruction or exact
+// (sqrt, floor, absf, ...). No other libm function is called.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,7 +28,7 @@ static void expandLowerToCPU(MlirStringRef options, MlirStringCallback append,
   CoopvecBuffer text = {0};
   coopvecBufferAppendf(&text,
                        "coopvec-verify,"
-                       "convert-coopvec-to-cpu{%.*s},"
+                       "convert-coopvec-to-cpu{%.*s},coopvec-expand-math,"
                        "canonicalize,cse,loop-invariant-code-motion,"
                        "convert-vector-to-scf,lower-affine,convert-scf-to-cf,"
                        "expand-strided-metadata,"

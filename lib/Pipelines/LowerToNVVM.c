@@ -10,7 +10,10 @@
 // `block-size=`, `subgroup-size=`, `workgroup-memory=`) is passed on to
 // convert-coopvec-to-gpu, which reports any it does not know.
 //
-// Inside the gpu.module: coopvec-prepare-nvvm checks the target and turns
+// Inside the gpu.module: coopvec-expand-math turns math.sin, exp, ... into
+// arith + math.fma code (libdevice's __nv_sinf would differ from the other
+// targets, and needs a CUDA toolkit at link time), coopvec-prepare-nvvm
+// checks the target and turns
 // workgroup allocs and float subgroup reductions into forms NVVM lowers.
 // convert-math-to-llvm and convert-arith-to-llvm run before
 // convert-gpu-to-nvvm, which would turn math.fma and arith.maxnumf /
@@ -67,7 +70,7 @@ static void expandLowerToNVVM(MlirStringRef text, MlirStringCallback append,
       &pipeline,
       "coopvec-verify,convert-coopvec-to-gpu{%s},"
       "nvvm-attach-target{chip=%.*s%s%.*s O=3},"
-      "gpu.module(coopvec-prepare-nvvm,canonicalize,cse,"
+      "gpu.module(coopvec-expand-math,coopvec-prepare-nvvm,canonicalize,cse,"
       "loop-invariant-code-motion,strip-debuginfo,convert-vector-to-scf,"
       "convert-scf-to-cf,convert-math-to-llvm,convert-arith-to-llvm,"
       "convert-gpu-to-nvvm,"

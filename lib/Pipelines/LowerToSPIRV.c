@@ -16,6 +16,10 @@
 //                            say it (the execution engine reads it from the
 //                            device), else the pipeline is refused.
 //
+// Inside the gpu.module, coopvec-expand-math turns math.sin, exp, ... into
+// arith + math.fma code first: convert-math-to-spirv would make them GLSL
+// extended instructions, whose accuracy Vulkan leaves to the driver.
+//
 // The options are checked here (check), so that a bad one is reported at
 // the pipeline's name before anything runs.
 //
@@ -207,8 +211,9 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       "coopvec-verify,"
       "convert-coopvec-to-gpu{matvec=%s block-size=%lld subgroup-size=%lld "
       "workgroup-memory=%lld builtin-lane-id=true},"
-      "gpu.module(canonicalize,cse,loop-invariant-code-motion,"
-      "coopvec-prepare-spirv{subgroup-size=%lld atomic-float=%s "
+      "gpu.module(coopvec-expand-math,canonicalize,cse,"
+      "loop-invariant-code-motion,coopvec-prepare-spirv{subgroup-size=%lld "
+      "atomic-float=%s "
       "cooperative-matrix=%s cooperative-matrix-shapes=%s "
       "signed-zero-inf-nan-preserve=%s denorm-preserve=%s},"
       "map-memref-spirv-storage-class{client-api=vulkan},"

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Conversion/PerThread/Math.h"
 #include "Conversion/PerThread/PerThread.h"
+#include "Math/Math.h"
 
 #include "Dialect/Verifier.h"
 #include "Support/Alloc.h"
