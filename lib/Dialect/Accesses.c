@@ -19,9 +19,9 @@ static bool evaluable(MlirValue value, int depth) {
     return false;
   if (mlirValueIsABlockArgument(value)) {
     MlirType type = mlirValueGetType(value);
-    bool integer = mlirTypeIsAIndex(type) ||
-                   (mlirTypeIsAInteger(type) &&
-                    mlirIntegerTypeGetWidth(type) == 64);
+    bool integer =
+        mlirTypeIsAIndex(type) ||
+        (mlirTypeIsAInteger(type) && mlirIntegerTypeGetWidth(type) == 64);
     return integer && isFunctionBody(mlirBlockArgumentGetOwner(value));
   }
   MlirOperation op = mlirOpResultGetOwner(value);
@@ -32,16 +32,14 @@ static bool evaluable(MlirValue value, int depth) {
   if (coopvecOpIsNamed(op, "arith.index_cast") ||
       coopvecOpIsNamed(op, "arith.index_castui"))
     return evaluable(mlirOperationGetOperand(op, 0), depth + 1);
-  if (coopvecOpIsNamed(op, "arith.addi") || coopvecOpIsNamed(op, "arith.subi") ||
-      coopvecOpIsNamed(op, "arith.muli"))
+  if (coopvecOpIsNamed(op, "arith.addi") ||
+      coopvecOpIsNamed(op, "arith.subi") || coopvecOpIsNamed(op, "arith.muli"))
     return evaluable(mlirOperationGetOperand(op, 0), depth + 1) &&
            evaluable(mlirOperationGetOperand(op, 1), depth + 1);
   return false;
 }
 
-bool coopvecOffsetIsEvaluable(MlirValue offset) {
-  return evaluable(offset, 0);
-}
+bool coopvecOffsetIsEvaluable(MlirValue offset) { return evaluable(offset, 0); }
 
 bool coopvecAccessIsPrechecked(MlirOperation op, MlirValue offset) {
   return isFunctionBody(mlirOperationGetBlock(op)) &&

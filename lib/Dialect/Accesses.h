@@ -1,4 +1,5 @@
-//===- Accesses.h - Which memory accesses are checked before a run -*- C -*-===//
+//===- Accesses.h - Which memory accesses are checked before a run -*- C
+//-*-===//
 //
 // The execution engine checks an access before a run when it can evaluate
 // the elements it touches from the call's scalar arguments; the lowerings

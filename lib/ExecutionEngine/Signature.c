@@ -53,9 +53,11 @@ static bool isF16OrF32(CoopvecDType dtype) {
 static bool memrefDTypeOf(MlirType element, CoopvecDType *dtype) {
   if (mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 8)
     *dtype = CoopvecDTypeI8;
-  else if (mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 32)
+  else if (mlirTypeIsAInteger(element) &&
+           mlirIntegerTypeGetWidth(element) == 32)
     *dtype = CoopvecDTypeI32;
-  else if (mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 64)
+  else if (mlirTypeIsAInteger(element) &&
+           mlirIntegerTypeGetWidth(element) == 64)
     *dtype = CoopvecDTypeI64;
   else
     return dtypeOf(element, dtype) && isF16OrF32(*dtype);

@@ -7,9 +7,10 @@
 // check, where check numbers the lowered function's checks in the order
 // of its entry in the module's `coopvec.bounds_checks` dictionary
 // ("<location> ('<op>')" each). The backends read that attribute from the
-// lowered module when they compile, pass the status buffer with each launch or call, and report a
-// run with any such access as a failure (CoopvecStatusOutOfBounds), after
-// the run, with the count and the first access.
+// lowered module when they compile, pass the status buffer with each launch or
+// call, and report a run with any such access as a failure
+// (CoopvecStatusOutOfBounds), after the run, with the count and the first
+// access.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,8 +39,8 @@ static bool endsWith(MlirStringRef text, const char *suffix) {
 static void addTable(CoopvecEngine *engine, MlirStringRef name,
                      size_t suffixLength, MlirAttribute checks) {
   CoopvecCheckTable *grown =
-      realloc(engine->checkTables, (size_t)(engine->numCheckTables + 1) *
-                                       sizeof(CoopvecCheckTable));
+      realloc(engine->checkTables,
+              (size_t)(engine->numCheckTables + 1) * sizeof(CoopvecCheckTable));
   if (!grown)
     abort();
   engine->checkTables = grown;

@@ -420,8 +420,8 @@ void coopvecFinishIfElse(CoopvecIfElse *branch, const MlirValue *thenValues,
                          const MlirValue *elseValues) {
   coopvecBuild0(&branch->then, "scf.yield", branch->numResults, thenValues, 0,
                 NULL);
-  coopvecBuild0(&branch->otherwise, "scf.yield", branch->numResults,
-                elseValues, 0, NULL);
+  coopvecBuild0(&branch->otherwise, "scf.yield", branch->numResults, elseValues,
+                0, NULL);
 }
 
 //===----------------------------------------------------------------------===//

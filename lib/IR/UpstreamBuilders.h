@@ -191,7 +191,6 @@ CoopvecIfElse coopvecBuildIfElse(CoopvecBuilder *b, MlirValue condition,
 void coopvecFinishIfElse(CoopvecIfElse *branch, const MlirValue *thenValues,
                          const MlirValue *elseValues);
 
-
 /// `type` with its element type replaced (vectors keep their shape).
 MlirType coopvecWithElementType(MlirType type, MlirType element);
 /// The element type of a vector, or `type` itself.

@@ -30,6 +30,8 @@ typedef struct CPULowering {
   MlirValue mask;         // vector<L x i1>: lane < validLanes
   MlirValue fullGroup;    // i1: validLanes == L, created on first use
   MlirValue laneIds;      // vector<L x index> 0 .. L-1, created on first use
+  /// The highest active lane of each active mask (stores), built after it.
+  CoopvecPointerMap lastLanes; // mask MlirValue.ptr -> index into p.lowered
   /// f32 copies of f16 matrices, made once per call before the lane loop
   /// (CPUMatvec.c, widenedCopy).
   struct CPUWidenedMatrix *widened;

@@ -52,8 +52,8 @@ MlirValue cpuAnyActive(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue mask) {
 static MlirValue laneIds(CPULowering *l) {
   if (mlirValueIsNull(l->laneIds)) {
     MlirType type = cpuVaryingType(&l->p, l->p.index);
-    l->laneIds = coopvecBuild1(&l->p.entry, "vector.step", 0, NULL, type, 0,
-                               NULL);
+    l->laneIds =
+        coopvecBuild1(&l->p.entry, "vector.step", 0, NULL, type, 0, NULL);
   }
   return l->laneIds;
 }
@@ -75,13 +75,11 @@ static bool isVarying(MlirValue value) {
 /// The element indices of a lane-interleaved local array: index * L + lane.
 static MlirValue interleaved(CPULowering *l, CoopvecBuilder *b,
                              MlirValue index) {
-  MlirValue scaled =
-      coopvecBuildBinaryOp(b, "arith.muli", index,
-                           isVarying(index)
-                               ? coopvecBuildBroadcast(
-                                     b, indexConstant(l, l->lanes),
-                                     mlirValueGetType(index))
-                               : indexConstant(l, l->lanes));
+  MlirValue scaled = coopvecBuildBinaryOp(
+      b, "arith.muli", index,
+      isVarying(index) ? coopvecBuildBroadcast(b, indexConstant(l, l->lanes),
+                                               mlirValueGetType(index))
+                       : indexConstant(l, l->lanes));
   if (!isVarying(index))
     return scaled;
   return coopvecBuildBinaryOp(b, "arith.addi", scaled, laneIds(l));
@@ -93,8 +91,9 @@ static MlirType laneVectorOf(CPULowering *l, MlirType element) {
 
 static MlirValue zeroLanes(CoopvecBuilder *b, MlirType type) {
   MlirType element = mlirShapedTypeGetElementType(type);
-  return mlirTypeIsAFloat(element) ? coopvecBuildFloatSplatConstant(b, type, 0.0)
-                                   : coopvecBuildIntSplatConstant(b, type, 0);
+  return mlirTypeIsAFloat(element)
+             ? coopvecBuildFloatSplatConstant(b, type, 0.0)
+             : coopvecBuildIntSplatConstant(b, type, 0);
 }
 
 static MlirValue gather(CPULowering *l, CoopvecBuilder *b, MlirValue memref,
@@ -126,8 +125,7 @@ static MlirValue uniformLoad(CoopvecBuilder *b, const CoopvecElementAccess *a,
                        ? coopvecBuildFloatConstant(b, a->element, 0.0)
                        : coopvecBuildIntConstant(b, a->element, 0);
   CoopvecIfElse branch = coopvecBuildIfElse(b, mask, 1, types);
-  MlirValue loaded =
-      coopvecBuildMemrefLoad(&branch.then, a->buffer, a->index);
+  MlirValue loaded = coopvecBuildMemrefLoad(&branch.then, a->buffer, a->index);
   coopvecFinishIfElse(&branch, &loaded, &zero);
   return mlirOperationGetResult(branch.op, 0);
 }
@@ -201,18 +199,18 @@ static MlirValue cpuAtomic(CoopvecPerThread *p, CoopvecBuilder *b,
   MlirValue enabled = laneMask(l, b, mask);
   MlirValue indices = a->index;
   if (a->local)
-    indices = interleaved(l, b, isVarying(indices)
-                                    ? indices
-                                    : coopvecBuildBroadcast(
-                                          b, indices,
-                                          cpuVaryingType(p, p->index)));
+    indices = interleaved(
+        l, b,
+        isVarying(indices)
+            ? indices
+            : coopvecBuildBroadcast(b, indices, cpuVaryingType(p, p->index)));
   else if (!isVarying(indices))
     indices = coopvecBuildBroadcast(b, indices, cpuVaryingType(p, p->index));
   MlirType type = laneVectorOf(l, a->element);
   MlirValue init = zeroLanes(b, type);
-  CoopvecLoop loop = coopvecBuildFor(b, indexConstant(l, 0),
-                                     indexConstant(l, l->lanes),
-                                     indexConstant(l, 1), 1, &init);
+  CoopvecLoop loop =
+      coopvecBuildFor(b, indexConstant(l, 0), indexConstant(l, l->lanes),
+                      indexConstant(l, 1), 1, &init);
   CoopvecBuilder *in = &loop.body;
   MlirValue lane = loop.inductionVar;
   MlirValue old = coopvecLoopIterArg(&loop, 0);
@@ -248,8 +246,7 @@ static MlirValue cpuAllocLocal(CoopvecPerThread *p, int64_t count,
 static void cpuZeroLocal(CoopvecPerThread *p, CoopvecBuilder *b,
                          MlirValue storage, int64_t count) {
   CPULowering *l = cpuOf(p);
-  MlirType element =
-      mlirShapedTypeGetElementType(mlirValueGetType(storage));
+  MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(storage));
   MlirValue zeros = zeroLanes(b, laneVectorOf(l, element));
   CoopvecLoop loop = coopvecBuildFor(b, indexConstant(l, 0),
                                      indexConstant(l, count * l->lanes),
@@ -269,24 +266,22 @@ static MlirValue statusBuffer(CPULowering *l) {
     int64_t two = 2;
     MlirType type = mlirMemRefTypeContiguousGet(
         mlirIntegerTypeGet(l->p.ctx, 64), 1, &two, mlirAttributeGetNull());
-    l->p.status =
-        mlirBlockAddArgument(l->entryBlock, type, l->p.body.location);
+    l->p.status = mlirBlockAddArgument(l->entryBlock, type, l->p.body.location);
   }
   return l->p.status;
 }
 
 /// status[0] += the number of lanes in `outside`; status[1] = min(status[1],
 /// (first such thread) * 2^16 + check), when some lane is.
-static void cpuReport(CoopvecPerThread *p, CoopvecBuilder *b,
-                      MlirValue outside, int64_t check) {
+static void cpuReport(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue outside,
+                      int64_t check) {
   CPULowering *l = cpuOf(p);
-  MlirValue lanes = isVarying(outside)
-                        ? coopvecBuildBinaryOp(b, "arith.andi", p->active,
-                                               outside)
-                        : coopvecBuildBinaryOp(
-                              b, "arith.andi", p->active,
-                              coopvecBuildBroadcast(b, outside,
-                                                    mlirValueGetType(p->active)));
+  MlirValue lanes =
+      isVarying(outside)
+          ? coopvecBuildBinaryOp(b, "arith.andi", p->active, outside)
+          : coopvecBuildBinaryOp(
+                b, "arith.andi", p->active,
+                coopvecBuildBroadcast(b, outside, mlirValueGetType(p->active)));
   CoopvecIf any = coopvecBuildIf(b, cpuAnyActive(p, b, lanes));
   CoopvecBuilder *in = &any.then;
   MlirType i64 = mlirIntegerTypeGet(p->ctx, 64);
@@ -317,8 +312,7 @@ static void cpuReport(CoopvecPerThread *p, CoopvecBuilder *b,
 /// From the memref's descriptor.
 static MlirValue cpuBufferSize(CoopvecPerThread *p, MlirValue memref) {
   MlirValue operands[] = {memref, coopvecPerThreadIndex(p, 0)};
-  return coopvecBuild1(&p->entry, "memref.dim", 2, operands, p->index, 0,
-                       NULL);
+  return coopvecBuild1(&p->entry, "memref.dim", 2, operands, p->index, 0, NULL);
 }
 
 const CoopvecMemoryHooks cpuMemoryHooks = {

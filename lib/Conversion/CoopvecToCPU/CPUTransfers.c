@@ -17,6 +17,7 @@
 #include "Conversion/CoopvecToCPU/CPU.h"
 
 #include "Dialect/Verifier.h"
+#include "Support/Alloc.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
@@ -322,7 +323,8 @@ static void transfer(CPULowering *l, MlirValue buffer, MlirType element,
     elementwise(l, &l->p.body, buffer, element, 0, size, tile);
     return;
   }
-  CoopvecIfElse branches = coopvecBuildIfElse(&l->p.body, fullGroup(l), 0, NULL);
+  CoopvecIfElse branches =
+      coopvecBuildIfElse(&l->p.body, fullGroup(l), 0, NULL);
   prefetchNextGroup(l, &branches.then, buffer, element, size, write);
   blocked(l, &branches.then, buffer, element, size, blocks, tile);
   if (blocks * block < size)
@@ -361,12 +363,30 @@ void cpuStoreResults(CPULowering *l, MlirOperation ret, intptr_t firstOutput) {
 // Stores
 //===----------------------------------------------------------------------===//
 
+/// Caches `last` as the last active lane of the current mask (kept with the
+/// lowered values, which the lowering frees).
+static MlirValue remember(CPULowering *l, MlirValue last) {
+  l->p.lowered = coopvecGrowArray(l->p.lowered, &l->p.loweredCapacity,
+                                  l->p.numLowered + 1, sizeof(MlirValue));
+  l->p.lowered[l->p.numLowered] = last;
+  coopvecPointerMapInsert(&l->lastLanes, l->p.active.ptr, l->p.numLowered++);
+  return last;
+}
+
 /// The lane of the group's last active thread: a per-thread store to a
 /// uniform address is a race between threads, and the CPU writes the value
 /// of the highest-numbered thread that stores, as if threads ran one after
 /// another.
 static MlirValue lastThreadLane(CPULowering *l) {
-  CoopvecBuilder *b = &l->p.body;
+  intptr_t cached = coopvecPointerMapFind(&l->lastLanes, l->p.active.ptr);
+  if (cached >= 0)
+    return l->p.lowered[cached];
+  CoopvecBuilder at = coopvecBuilderAfter(&l->p, l->p.active);
+  CoopvecBuilder *b = &at;
+  // The group's valid lanes are the first ones: the last is one subtraction.
+  if (mlirValueEqual(l->p.active, l->mask))
+    return remember(l, coopvecBuildBinaryOp(b, "arith.subi", l->validLanes,
+                                            indexConstant(l, 1)));
   int64_t lanes = l->lanes;
   MlirType type = mlirVectorTypeGet(1, &lanes, l->p.index);
   MlirValue ids = coopvecBuild1(b, "vector.step", 0, NULL, type, 0, NULL);
@@ -374,10 +394,10 @@ static MlirValue lastThreadLane(CPULowering *l) {
       b, l->p.active, ids, coopvecBuildIntSplatConstant(b, type, 0));
   MlirNamedAttribute attr = coopvecNamedAttr(
       l->p.ctx, "kind",
-      mlirAttributeParseGet(l->p.ctx, mlirStringRefCreateFromCString(
-                                          "#vector.kind<maxui>")));
-  return coopvecBuild1(b, "vector.reduction", 1, &active, l->p.index, 1,
-                       &attr);
+      mlirAttributeParseGet(
+          l->p.ctx, mlirStringRefCreateFromCString("#vector.kind<maxui>")));
+  return remember(l, coopvecBuild1(b, "vector.reduction", 1, &active,
+                                   l->p.index, 1, &attr));
 }
 
 /// The group's last thread's elements, gathered into one vector<N x T> by
@@ -405,9 +425,9 @@ bool cpuLowerStore(CoopvecPerThread *p, MlirOperation op) {
   MlirValue vector = mlirOperationGetResult(loop.op, 0);
   MlirValue offset = coopvecScalarOperand(p, mlirOperationGetOperand(op, 2));
   if (coopvecOpIs(op, CoopvecOpMaskedStore)) {
-    MlirValue operands[] = {base, offset,
-                            coopvecScalarOperand(p, mlirOperationGetOperand(op, 3)),
-                            vector};
+    MlirValue operands[] = {
+        base, offset, coopvecScalarOperand(p, mlirOperationGetOperand(op, 3)),
+        vector};
     coopvecBuild0(&p->body, "vector.maskedstore", 4, operands, 0, NULL);
   } else {
     MlirValue operands[] = {vector, base, offset};
@@ -415,4 +435,3 @@ bool cpuLowerStore(CoopvecPerThread *p, MlirOperation op) {
   }
   return true;
 }
-

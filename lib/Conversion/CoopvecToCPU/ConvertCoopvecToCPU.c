@@ -249,6 +249,7 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
                     1 + mlirBlockGetNumArguments(original));
   finishSignature(&l, module, batched);
   coopvecPerThreadFree(&l.p);
+  coopvecPointerMapFree(&l.lastLanes);
   free(l.widened);
   mlirOperationDestroy(func);
   return ok;

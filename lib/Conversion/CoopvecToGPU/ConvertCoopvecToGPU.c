@@ -394,8 +394,8 @@ static int64_t registerElementsFor(const GPUConfig *config,
 /// With run-time bounds checks, the kernel took a status argument (last):
 /// its type joins the signature, and the checks are named for the engine.
 static void finishSignature(GPULowering *l, MlirOperation kernel) {
-  MlirOperation module = mlirOperationGetParentOperation(
-      mlirOperationGetParentOperation(kernel));
+  MlirOperation module =
+      mlirOperationGetParentOperation(mlirOperationGetParentOperation(kernel));
   if (mlirValueIsNull(l->p.status))
     return;
   MlirContext ctx = l->p.ctx;

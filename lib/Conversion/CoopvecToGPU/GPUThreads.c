@@ -68,8 +68,8 @@ MlirValue gpuAnyActive(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue mask) {
   coopvecBuildBarrier(b);
   CoopvecIf first = coopvecBuildIf(
       b, coopvecBuildCmpI(b, COOPVEC_CMPI_EQ, l->threadInBlock, zero));
-  coopvecBuildMemrefStore(&first.then, coopvecBuildIntConstant(&first.then, i32, 0),
-                          vote, zero);
+  coopvecBuildMemrefStore(
+      &first.then, coopvecBuildIntConstant(&first.then, i32, 0), vote, zero);
   coopvecFinishIf(&first);
   coopvecBuildBarrier(b);
   CoopvecIf set = coopvecBuildIf(b, mask);
@@ -167,8 +167,8 @@ static MlirValue gpuAtomic(CoopvecPerThread *p, CoopvecBuilder *b,
                          &attr);
   MlirType types[] = {a->element};
   CoopvecIfElse branch = coopvecBuildIfElse(b, enabled, 1, types);
-  MlirValue old = coopvecBuild1(&branch.then, "memref.atomic_rmw", 3,
-                                operands, a->element, 1, &attr);
+  MlirValue old = coopvecBuild1(&branch.then, "memref.atomic_rmw", 3, operands,
+                                a->element, 1, &attr);
   MlirValue zero = zeroOf(&branch.otherwise, a->element);
   coopvecFinishIfElse(&branch, &old, &zero);
   return mlirOperationGetResult(branch.op, 0);
@@ -186,8 +186,7 @@ static MlirValue gpuAllocLocal(CoopvecPerThread *p, int64_t count,
 static void gpuZeroLocal(CoopvecPerThread *p, CoopvecBuilder *b,
                          MlirValue storage, int64_t count) {
   GPULowering *l = gpuOf(p);
-  MlirType element =
-      mlirShapedTypeGetElementType(mlirValueGetType(storage));
+  MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(storage));
   CoopvecLoop loop =
       coopvecBuildFor(b, indexConstant(l, 0), indexConstant(l, count),
                       indexConstant(l, 1), 0, NULL);
@@ -205,8 +204,7 @@ static MlirValue statusBuffer(GPULowering *l) {
     int64_t dynamic = mlirShapedTypeGetDynamicSize();
     MlirType type = mlirMemRefTypeContiguousGet(
         mlirIntegerTypeGet(l->p.ctx, 64), 1, &dynamic, mlirAttributeGetNull());
-    l->p.status =
-        mlirBlockAddArgument(l->entryBlock, type, l->p.body.location);
+    l->p.status = mlirBlockAddArgument(l->entryBlock, type, l->p.body.location);
   }
   return l->p.status;
 }
@@ -222,21 +220,21 @@ static MlirValue gpuBufferSize(CoopvecPerThread *p, MlirValue memref) {
   return coopvecBuildCast1(&p->entry, "arith.index_cast", size, p->index);
 }
 
-static void gpuReport(CoopvecPerThread *p, CoopvecBuilder *b,
-                      MlirValue outside, int64_t check) {
+static void gpuReport(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue outside,
+                      int64_t check) {
   GPULowering *l = gpuOf(p);
   MlirValue reporting = accessing(l, b, outside);
   CoopvecIf branch = coopvecBuildIf(b, reporting);
   CoopvecBuilder *in = &branch.then;
   MlirType i64 = mlirIntegerTypeGet(p->ctx, 64);
   MlirValue status = statusBuffer(l);
-  MlirValue key = coopvecBuildBinaryOp(
-      in, "arith.addi",
-      coopvecBuildBinaryOp(in, "arith.muli", l->thread,
-                           indexConstant(l, 1 << 16)),
-      indexConstant(l, check));
-  atomic(in, COOPVEC_ATOMIC_ADDI,
-         coopvecBuildIntConstant(in, i64, 1), status, indexConstant(l, 0));
+  MlirValue key =
+      coopvecBuildBinaryOp(in, "arith.addi",
+                           coopvecBuildBinaryOp(in, "arith.muli", l->thread,
+                                                indexConstant(l, 1 << 16)),
+                           indexConstant(l, check));
+  atomic(in, COOPVEC_ATOMIC_ADDI, coopvecBuildIntConstant(in, i64, 1), status,
+         indexConstant(l, 0));
   atomic(in, COOPVEC_ATOMIC_MINS,
          coopvecBuildCast1(in, "arith.index_cast", key, i64), status,
          indexConstant(l, 1));

@@ -175,4 +175,3 @@ bool gpuLowerStore(CoopvecPerThread *p, MlirOperation op) {
   coopvecFinishIf(&guard);
   return true;
 }
-

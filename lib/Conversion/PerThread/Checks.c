@@ -9,6 +9,7 @@
 
 #include "Conversion/PerThread/PerThread.h"
 
+#include "Dialect/Accesses.h"
 #include "Dialect/Verifier.h"
 #include "IR/UpstreamBuilders.h"
 
@@ -49,28 +50,28 @@ static bool hasPrefix(MlirOperation op, const char *prefix) {
 /// The ops per-thread code may apply to varying values.
 static bool isVaryingOp(MlirOperation op) {
   static const char *const ops[] = {
-      "arith.constant",   "arith.addf",      "arith.subf",
-      "arith.mulf",       "arith.divf",      "arith.remf",
-      "arith.negf",       "arith.maximumf",  "arith.minimumf",
-      "arith.maxnumf",    "arith.minnumf",   "arith.cmpf",
-      "arith.addi",       "arith.subi",      "arith.muli",
-      "arith.divsi",      "arith.divui",     "arith.ceildivsi",
-      "arith.ceildivui",  "arith.floordivsi", "arith.remsi",
-      "arith.remui",      "arith.maxsi",     "arith.maxui",
-      "arith.minsi",      "arith.minui",     "arith.andi",
-      "arith.ori",        "arith.xori",      "arith.shli",
-      "arith.shrsi",      "arith.shrui",     "arith.cmpi",
-      "arith.select",     "arith.extf",      "arith.truncf",
-      "arith.extsi",      "arith.extui",     "arith.trunci",
-      "arith.sitofp",     "arith.uitofp",    "arith.fptosi",
-      "arith.fptoui",     "arith.index_cast", "arith.index_castui",
-      "arith.bitcast",    "math.sin",        "math.cos",
-      "math.exp",         "math.exp2",       "math.log",
-      "math.log2",        "math.sqrt",       "math.rsqrt",
-      "math.tanh",        "math.atan",       "math.atan2",
-      "math.erf",         "math.powf",       "math.floor",
-      "math.ceil",        "math.round",      "math.trunc",
-      "math.absf",        "math.copysign",   "math.fma"};
+      "arith.constant",  "arith.addf",       "arith.subf",
+      "arith.mulf",      "arith.divf",       "arith.remf",
+      "arith.negf",      "arith.maximumf",   "arith.minimumf",
+      "arith.maxnumf",   "arith.minnumf",    "arith.cmpf",
+      "arith.addi",      "arith.subi",       "arith.muli",
+      "arith.divsi",     "arith.divui",      "arith.ceildivsi",
+      "arith.ceildivui", "arith.floordivsi", "arith.remsi",
+      "arith.remui",     "arith.maxsi",      "arith.maxui",
+      "arith.minsi",     "arith.minui",      "arith.andi",
+      "arith.ori",       "arith.xori",       "arith.shli",
+      "arith.shrsi",     "arith.shrui",      "arith.cmpi",
+      "arith.select",    "arith.extf",       "arith.truncf",
+      "arith.extsi",     "arith.extui",      "arith.trunci",
+      "arith.sitofp",    "arith.uitofp",     "arith.fptosi",
+      "arith.fptoui",    "arith.index_cast", "arith.index_castui",
+      "arith.bitcast",   "math.sin",         "math.cos",
+      "math.exp",        "math.exp2",        "math.log",
+      "math.log2",       "math.sqrt",        "math.rsqrt",
+      "math.tanh",       "math.atan",        "math.atan2",
+      "math.erf",        "math.powf",        "math.floor",
+      "math.ceil",       "math.round",       "math.trunc",
+      "math.absf",       "math.copysign",    "math.fma"};
   return nameIn(op, ops, COUNT(ops));
 }
 
@@ -109,9 +110,9 @@ static bool isVarying(const OpChecks *c, MlirValue value) {
 
 static bool isArgument(const OpChecks *c, MlirValue value) {
   return mlirValueIsABlockArgument(value) &&
-         mlirBlockEqual(mlirBlockArgumentGetOwner(value),
-                        mlirRegionGetFirstBlock(
-                            mlirOperationGetRegion(c->func, 0)));
+         mlirBlockEqual(
+             mlirBlockArgumentGetOwner(value),
+             mlirRegionGetFirstBlock(mlirOperationGetRegion(c->func, 0)));
 }
 
 static bool isLocalArray(MlirValue value) {
@@ -123,21 +124,31 @@ static bool isLocalArray(MlirValue value) {
 // coopvec ops
 //===----------------------------------------------------------------------===//
 
-/// The memref operand of a coopvec transfer or view: a memref argument.
-static void checkSharedBuffer(OpChecks *c, MlirOperation op, intptr_t index) {
+/// The memref operand of a coopvec transfer or view is shared: not a local
+/// array, nor chosen per thread (a matrix is the same for every thread,
+/// which is what lets threads cooperate). A transfer checked at run time
+/// (Memory.c) reads its buffer's size, which a memref argument has.
+static void checkSharedBuffer(OpChecks *c, MlirOperation op, intptr_t index,
+                              intptr_t offsetIndex) {
   MlirValue buffer = mlirOperationGetOperand(op, index);
-  if (isArgument(c, buffer))
+  const char *why = NULL;
+  if (isLocalArray(buffer))
+    why = ": a local array is accessed with memref.load / memref.store";
+  else if (isVarying(c, buffer))
+    why = "; a matrix or a shared buffer is the same for every thread (a "
+          "varying one is not supported)";
+  else if (offsetIndex >= 0 && !isArgument(c, buffer)) {
+    MlirValue offset = mlirOperationGetOperand(op, offsetIndex);
+    if (isVarying(c, offset) || !coopvecAccessIsPrechecked(op, offset))
+      why = " when its offset is computed per thread or inside control "
+            "flow (the run-time bounds check reads the argument's size)";
+  }
+  if (!why)
     return;
   coopvecEmitOpError(
       op,
       "needs a memref argument of the function as its buffer (operand #%ld)%s",
-      (long)index,
-      isLocalArray(buffer)
-          ? ": a local array is accessed with memref.load / memref.store"
-          : coopvecOpIs(op, CoopvecOpMatrixView)
-                ? "; a matrix is the same for every thread (a varying "
-                  "matrix is not supported)"
-                : "");
+      (long)index, why);
   fail(c);
 }
 
@@ -145,20 +156,21 @@ static void checkCoopvecOp(OpChecks *c, MlirOperation op) {
   if (c->targetCheck && !c->targetCheck(op))
     fail(c);
   if (coopvecOpIs(op, CoopvecOpMatrixView))
-    checkSharedBuffer(c, op, 0);
+    checkSharedBuffer(c, op, 0, -1);
   else if (coopvecOpIs(op, CoopvecOpLoad) ||
            coopvecOpIs(op, CoopvecOpMaskedLoad))
-    checkSharedBuffer(c, op, 0);
+    checkSharedBuffer(c, op, 0, 1);
   else if (coopvecOpIs(op, CoopvecOpStore) ||
            coopvecOpIs(op, CoopvecOpMaskedStore) ||
            coopvecOpIs(op, CoopvecOpReduceSumAccumulate))
-    checkSharedBuffer(c, op, 1);
+    checkSharedBuffer(c, op, 1, 2);
   intptr_t mask = coopvecOpIs(op, CoopvecOpMaskedLoad)    ? 2
                   : coopvecOpIs(op, CoopvecOpMaskedStore) ? 3
                                                           : -1;
   if (mask >= 0 && isVarying(c, mlirOperationGetOperand(op, mask))) {
-    coopvecEmitOpError(op, "has a varying mask (operand #%ld); masks must be "
-                           "the same in every thread",
+    coopvecEmitOpError(op,
+                       "has a varying mask (operand #%ld); masks must be "
+                       "the same in every thread",
                        (long)mask);
     fail(c);
   }
@@ -191,19 +203,21 @@ static void checkAlloca(OpChecks *c, MlirOperation op) {
     fail(c);
     return;
   }
-  for (MlirOpOperand use = mlirValueGetFirstUse(array); !mlirOpOperandIsNull(use);
-       use = mlirOpOperandGetNextUse(use)) {
+  for (MlirOpOperand use = mlirValueGetFirstUse(array);
+       !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
     MlirOperation user = mlirOpOperandGetOwner(use);
     intptr_t number = mlirOpOperandGetOperandNumber(use);
-    bool access = (named(user, "memref.load") && number == 0) ||
-                  ((named(user, "memref.store") ||
-                    named(user, "memref.atomic_rmw")) &&
-                   number == 1);
-    if (access)
+    bool access =
+        (named(user, "memref.load") && number == 0) ||
+        ((named(user, "memref.store") || named(user, "memref.atomic_rmw")) &&
+         number == 1);
+    // A coopvec op's own check says what its buffer must be.
+    if (access || coopvecLookupOp(user))
       continue;
-    coopvecEmitOpError(user, "uses a local array (operand #%ld); a local "
-                             "array is only accessed with memref.load, "
-                             "memref.store and memref.atomic_rmw",
+    coopvecEmitOpError(user,
+                       "uses a local array (operand #%ld); a local "
+                       "array is only accessed with memref.load, "
+                       "memref.store and memref.atomic_rmw",
                        (long)number);
     fail(c);
   }
@@ -212,10 +226,10 @@ static void checkAlloca(OpChecks *c, MlirOperation op) {
 static bool isAllowedAtomic(MlirOperation op) {
   MlirAttribute kind = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("kind"));
-  static const int kinds[] = {
-      COOPVEC_ATOMIC_ADDF,     COOPVEC_ATOMIC_ADDI, COOPVEC_ATOMIC_MAXIMUMF,
-      COOPVEC_ATOMIC_MINIMUMF, COOPVEC_ATOMIC_MAXS, COOPVEC_ATOMIC_MINS,
-      COOPVEC_ATOMIC_MAXU,     COOPVEC_ATOMIC_MINU};
+  static const int kinds[] = {COOPVEC_ATOMIC_ADDF,     COOPVEC_ATOMIC_ADDI,
+                              COOPVEC_ATOMIC_MAXIMUMF, COOPVEC_ATOMIC_MINIMUMF,
+                              COOPVEC_ATOMIC_MAXS,     COOPVEC_ATOMIC_MINS,
+                              COOPVEC_ATOMIC_MAXU,     COOPVEC_ATOMIC_MINU};
   if (mlirAttributeIsNull(kind) || !mlirAttributeIsAInteger(kind))
     return false;
   for (size_t i = 0; i < COUNT(kinds); ++i)
@@ -233,16 +247,16 @@ static void checkAccess(OpChecks *c, MlirOperation op, intptr_t memrefIndex) {
   bool argument = isArgument(c, memref) && mlirShapedTypeGetRank(type) == 1 &&
                   isAllowedElement(mlirShapedTypeGetElementType(type), false);
   if (!local && !argument) {
-    coopvecEmitOpError(op,
-                       "accesses a memref that is neither a rank-1 memref "
-                       "argument of f16, f32, i8, i32 or i64 nor a local "
-                       "array (memref.alloca)");
+    coopvecEmitOpError(op, "accesses a memref that is neither a rank-1 memref "
+                           "argument of f16, f32, i8, i32 or i64 nor a local "
+                           "array (memref.alloca)");
     fail(c);
     return;
   }
   if (named(op, "memref.atomic_rmw") && !isAllowedAtomic(op)) {
-    coopvecEmitOpError(op, "has a kind %s does not support (addf, addi, "
-                           "maximumf, minimumf, maxs, mins, maxu, minu)",
+    coopvecEmitOpError(op,
+                       "has a kind %s does not support (addf, addi, "
+                       "maximumf, minimumf, maxs, mins, maxu, minu)",
                        c->passName);
     fail(c);
   }
@@ -256,8 +270,9 @@ static void checkRegionOp(OpChecks *c, MlirOperation op) {
   if (named(op, "scf.for") &&
       !mlirAttributeIsNull(mlirOperationGetAttributeByName(
           op, mlirStringRefCreateFromCString("unsignedCmp")))) {
-    coopvecEmitOpError(op, "compares unsigned (unsignedCmp); %s supports "
-                           "signed scf.for bounds only",
+    coopvecEmitOpError(op,
+                       "compares unsigned (unsignedCmp); %s supports "
+                       "signed scf.for bounds only",
                        c->passName);
     fail(c);
   }
@@ -265,10 +280,10 @@ static void checkRegionOp(OpChecks *c, MlirOperation op) {
     MlirType type = mlirValueGetType(mlirOperationGetResult(op, i));
     if (!mlirTypeIsAMemRef(type) && !coopvecTypeIsAMatrix(type))
       continue;
-    coopvecEmitOpError(op, "yields a %s (result #%ld); control flow may "
-                           "yield vecs and scalars only",
-                       mlirTypeIsAMemRef(type) ? "memref" : "matrix",
-                       (long)i);
+    coopvecEmitOpError(op,
+                       "yields a %s (result #%ld); control flow may "
+                       "yield vecs and scalars only",
+                       mlirTypeIsAMemRef(type) ? "memref" : "matrix", (long)i);
     fail(c);
   }
 }
@@ -277,18 +292,22 @@ static void checkRegionOp(OpChecks *c, MlirOperation op) {
 // Other ops
 //===----------------------------------------------------------------------===//
 
+/// A local array's other uses are reported at the alloca (checkAlloca).
 static bool anyVaryingOperand(const OpChecks *c, MlirOperation op) {
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
-    if (isVarying(c, mlirOperationGetOperand(op, i)))
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue operand = mlirOperationGetOperand(op, i);
+    if (isVarying(c, operand) && !isLocalArray(operand))
       return true;
+  }
   return false;
 }
 
 static void checkVaryingOp(OpChecks *c, MlirOperation op) {
   if (!isVaryingOp(op)) {
-    coopvecEmitOpError(op, "uses a varying value; %s supports varying "
-                           "values in the arith and math ops that "
-                           "docs/dialect.md lists ('Per-thread programs')",
+    coopvecEmitOpError(op,
+                       "uses a varying value; %s supports varying "
+                       "values in the arith and math ops that "
+                       "docs/dialect.md lists ('Per-thread programs')",
                        c->passName);
     fail(c);
     return;
@@ -312,6 +331,14 @@ static void checkVaryingOp(OpChecks *c, MlirOperation op) {
 static void checkOtherOp(OpChecks *c, MlirOperation op) {
   if (named(op, "func.call")) {
     coopvecEmitOpError(op, "is a call that %s did not inline", c->passName);
+    fail(c);
+    return;
+  }
+  if (mlirOperationGetNumRegions(op) != 0) {
+    coopvecEmitOpError(op, "cannot be lowered inside a per-thread function: "
+                           "only coopvec, arith, math, index, vector, ub, "
+                           "affine index, memref and scf (if, for, while, "
+                           "index_switch) ops can");
     fail(c);
     return;
   }
@@ -347,7 +374,8 @@ static MlirWalkResult checkOp(MlirOperation op, void *userData) {
     return MlirWalkResultAdvance;
   for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {
     MlirBlock first = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
-    if (!mlirBlockIsNull(first) && !mlirBlockIsNull(mlirBlockGetNextInRegion(first))) {
+    if (!mlirBlockIsNull(first) &&
+        !mlirBlockIsNull(mlirBlockGetNextInRegion(first))) {
       coopvecEmitOpError(op, "has a region of several blocks; per-thread "
                              "code has structured control flow (scf) only");
       fail(c);

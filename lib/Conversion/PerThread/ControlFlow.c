@@ -180,7 +180,8 @@ static MlirType *loweredTypes(CoopvecPerThread *p, intptr_t count,
 
 /// The lowered values of `values`, as `like` become, allocated.
 static MlirValue *loweredValues(CoopvecPerThread *p, intptr_t count,
-                                const MlirValue *values, const MlirValue *like) {
+                                const MlirValue *values,
+                                const MlirValue *like) {
   MlirValue *out = allocValues(loweredCount(p, count, like));
   coopvecLoweredValues(p, count, values, like, out);
   return out;
@@ -250,10 +251,10 @@ static MlirValue tripCount(CoopvecBuilder *b, MlirValue lb, MlirValue ub,
 }
 
 /// The value of the induction variable in iteration `k` (of `lb`'s type).
-static MlirValue inductionValue(CoopvecBuilder *b, MlirValue lb,
-                                MlirValue step, MlirValue k) {
-  return coopvecBuildBinaryOp(
-      b, "arith.addi", lb, coopvecBuildBinaryOp(b, "arith.muli", k, step));
+static MlirValue inductionValue(CoopvecBuilder *b, MlirValue lb, MlirValue step,
+                                MlirValue k) {
+  return coopvecBuildBinaryOp(b, "arith.addi", lb,
+                              coopvecBuildBinaryOp(b, "arith.muli", k, step));
 }
 
 //===----------------------------------------------------------------------===//
@@ -327,9 +328,9 @@ static bool plainFor(CoopvecPerThread *p, MlirOperation op) {
   MlirValue *inits = operandsOf(op, 3);
   MlirValue *initValues = loweredValues(p, numResults, inits, results);
   free(loweredTypes(p, numResults, results, &count));
-  CoopvecLoop loop = coopvecBuildFor(
-      b, direct ? lb : zero, direct ? ub : tripCount(b, lb, ub, step),
-      direct ? step : one, count, initValues);
+  CoopvecLoop loop = coopvecBuildFor(b, direct ? lb : zero,
+                                     direct ? ub : tripCount(b, lb, ub, step),
+                                     direct ? step : one, count, initValues);
   MlirBlock body = regionBlock(op, 0);
   MlirValue *loopArgs = argumentsOf(loop.block, 1);
   // A placeholder terminator, as buildRegionOp makes.
@@ -365,12 +366,11 @@ static bool plainWhile(CoopvecPerThread *p, MlirOperation op) {
   MlirValue *inits = operandsOf(op, 0);
   MlirValue *initValues = loweredValues(p, numInits, inits, beforeArgs);
   intptr_t numArgs[2];
-  MlirType *argTypes[2] = {
-      loweredTypes(p, numInits, beforeArgs, &numArgs[0]),
-      loweredTypes(p, numResults, results, &numArgs[1])};
-  RegionOp built = buildRegionOp(p, "scf.while", numArgs[0], initValues,
-                                 numArgs[1], argTypes[1], 0, NULL, 2, numArgs,
-                                 argTypes);
+  MlirType *argTypes[2] = {loweredTypes(p, numInits, beforeArgs, &numArgs[0]),
+                           loweredTypes(p, numResults, results, &numArgs[1])};
+  RegionOp built =
+      buildRegionOp(p, "scf.while", numArgs[0], initValues, numArgs[1],
+                    argTypes[1], 0, NULL, 2, numArgs, argTypes);
   // before: the condition and the values it forwards.
   Scope saved = enter(p, built.blocks[0], p->active, p->allActive);
   MlirValue *loweredArgs = argumentsOf(built.blocks[0], 0);
@@ -453,8 +453,8 @@ static bool maskedBranch(CoopvecPerThread *p, MlirOperation op, intptr_t r,
   MlirValue any = p->mapping->anyActive(p, &p->body, mask);
   intptr_t numArgs[2] = {0, 0};
   MlirType *argTypes[2] = {NULL, NULL};
-  RegionOp built = buildRegionOp(p, "scf.if", 1, &any, count, types, 0, NULL,
-                                 2, numArgs, argTypes);
+  RegionOp built = buildRegionOp(p, "scf.if", 1, &any, count, types, 0, NULL, 2,
+                                 numArgs, argTypes);
   finishBlock(p, built.blocks[1], "scf.yield", count, current);
   Scope saved = enter(p, built.blocks[0], mask, false);
   bool ok;
@@ -554,9 +554,9 @@ static MlirValue asIndex(CoopvecPerThread *p, MlirValue value) {
 static MlirValue fromIndex(CoopvecBuilder *b, MlirValue k, MlirType like) {
   if (mlirTypeIsAIndex(coopvecElementTypeOf(like)))
     return k;
-  return coopvecBuildCast1(b, "arith.index_castui", k,
-                           coopvecWithElementType(mlirValueGetType(k),
-                                                  coopvecElementTypeOf(like)));
+  return coopvecBuildCast1(
+      b, "arith.index_castui", k,
+      coopvecWithElementType(mlirValueGetType(k), coopvecElementTypeOf(like)));
 }
 
 /// A varying scf.for: every thread's trip count, then a loop while some
@@ -586,24 +586,22 @@ static bool maskedFor(CoopvecPerThread *p, MlirOperation op) {
   MlirValue *initValues = loweredValues(p, numResults, inits, results);
   MlirType *types = loweredTypes(p, numResults, results, &count);
   MlirType maskType = mlirValueGetType(p->active);
-  MlirValue *operands = concat3(coopvecPerThreadIndex(p, 0), count,
-                                initValues, 0, NULL);
+  MlirValue *operands =
+      concat3(coopvecPerThreadIndex(p, 0), count, initValues, 0, NULL);
   intptr_t numArgs[2] = {1 + count, 2 + count};
   MlirType *argTypes[2] = {concatTypes(p->index, count, types, 0, NULL),
                            concatTypes(p->index, 1, &maskType, count, types)};
-  RegionOp built = buildRegionOp(p, "scf.while", 1 + count, operands,
-                                 2 + count, argTypes[1], 0, NULL, 2, numArgs,
-                                 argTypes);
+  RegionOp built = buildRegionOp(p, "scf.while", 1 + count, operands, 2 + count,
+                                 argTypes[1], 0, NULL, 2, numArgs, argTypes);
   // before: which threads iterate again, and whether any does.
   Scope saved = enter(p, built.blocks[0], p->active, false);
   MlirValue k = mlirBlockGetArgument(built.blocks[0], 0);
-  MlirValue more = coopvecBuildCmpI(&p->body, COOPVEC_CMPI_ULT,
-                                    p->mapping->broadcast(p, &p->body, k), trips);
+  MlirValue more = coopvecBuildCmpI(
+      &p->body, COOPVEC_CMPI_ULT, p->mapping->broadcast(p, &p->body, k), trips);
   MlirValue *carried = argumentsOf(built.blocks[0], 1);
   MlirValue *forwarded = concat3(k, 1, &more, count, carried);
-  MlirValue *condition =
-      concat3(p->mapping->anyActive(p, &p->body, more), 2 + count, forwarded,
-              0, NULL);
+  MlirValue *condition = concat3(p->mapping->anyActive(p, &p->body, more),
+                                 2 + count, forwarded, 0, NULL);
   finishBlock(p, built.blocks[0], "scf.condition", 3 + count, condition);
   leave(p, &saved);
   // after: the body for those threads.
@@ -612,12 +610,12 @@ static bool maskedFor(CoopvecPerThread *p, MlirOperation op) {
   k = mlirBlockGetArgument(after, 0);
   MlirValue kVarying = p->mapping->broadcast(p, &p->body, k);
   MlirValue iv =
-      varyingIv ? inductionValue(&p->body, varying[0], varying[2],
-                                 fromIndex(&p->body, kVarying,
-                                           mlirValueGetType(varying[0])))
-                : inductionValue(&p->body, bounds[0], bounds[2],
-                                 fromIndex(&p->body, k,
-                                           mlirValueGetType(bounds[0])));
+      varyingIv
+          ? inductionValue(
+                &p->body, varying[0], varying[2],
+                fromIndex(&p->body, kVarying, mlirValueGetType(varying[0])))
+          : inductionValue(&p->body, bounds[0], bounds[2],
+                           fromIndex(&p->body, k, mlirValueGetType(bounds[0])));
   coopvecMapValue(p, ivOriginal, iv);
   MlirValue *iterArgs = argumentsOf(body, 1);
   MlirValue *loopArgs = argumentsOf(after, 2);
@@ -657,7 +655,6 @@ typedef struct WhileState {
   intptr_t numArgs, numResults; // lowered counts
 } WhileState;
 
-
 /// before(mask, args, res): runs the before region for the looping
 /// threads; those whose condition fails take their results and stop.
 static bool maskedBefore(CoopvecPerThread *p, MlirOperation op,
@@ -680,11 +677,12 @@ static bool maskedBefore(CoopvecPerThread *p, MlirOperation op,
   MlirValue *finalResults = allocValues(s->numResults);
   selectAll(&p->body, leaves, s->numResults, forwarded, args + s->numArgs,
             finalResults);
-  MlirValue *operands = concat3(stays, s->numResults, forwarded,
-                                s->numResults, finalResults);
+  MlirValue *operands =
+      concat3(stays, s->numResults, forwarded, s->numResults, finalResults);
   MlirValue *withAny = allocValues(2 + 2 * s->numResults);
   withAny[0] = p->mapping->anyActive(p, &p->body, stays);
-  memcpy(withAny + 1, operands, sizeof(MlirValue) * (size_t)(1 + 2 * s->numResults));
+  memcpy(withAny + 1, operands,
+         sizeof(MlirValue) * (size_t)(1 + 2 * s->numResults));
   finishBlock(p, block, "scf.condition", 2 + 2 * s->numResults, withAny);
   leave(p, &saved);
   free(withAny);
@@ -736,20 +734,18 @@ static bool maskedWhile(CoopvecPerThread *p, MlirOperation op) {
   MlirType maskType = mlirValueGetType(p->active);
   MlirValue *operands =
       concat3(p->active, s.numArgs, initValues, s.numResults, zeros);
-  intptr_t numArgs[2] = {1 + s.numArgs + s.numResults,
-                         1 + 2 * s.numResults};
+  intptr_t numArgs[2] = {1 + s.numArgs + s.numResults, 1 + 2 * s.numResults};
   MlirType *types[2] = {
       concatTypes(maskType, s.numArgs, argTypes, s.numResults, resultTypes),
       concatTypes(maskType, s.numResults, resultTypes, s.numResults,
                   resultTypes)};
-  RegionOp built = buildRegionOp(p, "scf.while", numArgs[0], operands,
-                                 numArgs[1], types[1], 0, NULL, 2, numArgs,
-                                 types);
+  RegionOp built =
+      buildRegionOp(p, "scf.while", numArgs[0], operands, numArgs[1], types[1],
+                    0, NULL, 2, numArgs, types);
   bool ok = maskedBefore(p, op, &built, &s, results) &&
             maskedAfter(p, op, &built, &s);
   MlirValue *lowered = resultsOf(built.op);
-  coopvecMapLoweredValues(p, numResults, results,
-                          lowered + 1 + s.numResults);
+  coopvecMapLoweredValues(p, numResults, results, lowered + 1 + s.numResults);
   free(lowered);
   free(types[0]);
   free(types[1]);

@@ -341,7 +341,8 @@ bool coopvecLowerLoad(CoopvecPerThread *p, MlirOperation op) {
     MlirValue padding = mlirOperationGetOperand(op, 3);
     bool perThreadPadding = coopvecValueIsVarying(p, padding);
     if (perThreadPadding)
-      coopvecOperandElement(p, padding, 0); // its element value, for loadElement
+      coopvecOperandElement(p, padding,
+                            0); // its element value, for loadElement
     else
       padding = coopvecScalarOperand(p, padding);
     operands[2] = coopvecScalarOperand(p, mlirOperationGetOperand(op, 2));
@@ -363,11 +364,11 @@ bool coopvecLowerMatrixView(CoopvecPerThread *p, MlirOperation op) {
   MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
   MlirAttribute offset = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("offset"));
-  CoopvecMatrixView view = {.buffer =
-                                coopvecScalarOperand(p, mlirOperationGetOperand(op, 0)),
-                            .rows = coopvecMatrixTypeGetRows(type),
-                            .cols = coopvecMatrixTypeGetCols(type),
-                            .element = coopvecMatrixTypeGetElementType(type)};
+  CoopvecMatrixView view = {
+      .buffer = coopvecScalarOperand(p, mlirOperationGetOperand(op, 0)),
+      .rows = coopvecMatrixTypeGetRows(type),
+      .cols = coopvecMatrixTypeGetCols(type),
+      .element = coopvecMatrixTypeGetElementType(type)};
   int64_t elementBytes = mlirTypeIsAF16(view.element) ? 2 : 4;
   if (mlirAttributeIsNull(offset) || !mlirAttributeIsAInteger(offset) ||
       !coopvecMatrixTypeGetLayout(type, &view.layout) ||

@@ -20,8 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-
-
 CoopvecFunctionList coopvecCollectPerThreadFunctions(MlirOperation module) {
   CoopvecFunctionList list = {NULL, 0};
   intptr_t capacity = 0;
@@ -39,7 +37,6 @@ CoopvecFunctionList coopvecCollectPerThreadFunctions(MlirOperation module) {
 static bool sameName(MlirStringRef a, MlirStringRef b) {
   return a.length == b.length && strncmp(a.data, b.data, a.length) == 0;
 }
-
 
 static bool checkSignature(MlirOperation func) {
   MlirType type = coopvecFunctionTypeOf(func);
@@ -174,7 +171,9 @@ bool coopvecPrepareFunctions(MlirOperation module,
     ok &= coopvecCheckCalls(perThread->ops[i], module, passName);
   for (intptr_t i = 0; ok && i < perThread->count; ++i)
     coopvecInlineCalls(perThread->ops[i], module);
-  for (intptr_t i = 0; ok && i < perThread->count; ++i)
+  if (!ok)
+    return false;
+  for (intptr_t i = 0; i < perThread->count; ++i)
     ok &= coopvecCheckPerThreadFunction(perThread->ops[i], module, perThread,
                                         passName, suffix, targetCheck);
   return ok;

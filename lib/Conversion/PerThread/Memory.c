@@ -73,8 +73,8 @@ static bool lowerAlloca(CoopvecPerThread *p, MlirOperation op) {
   if (isI1(element))
     element = mlirIntegerTypeGet(p->ctx, 8);
   int64_t count = elementCount(type);
-  CoopvecLocalArray local = {
-      p->mapping->memory->allocLocal(p, count, element), type, element};
+  CoopvecLocalArray local = {p->mapping->memory->allocLocal(p, count, element),
+                             type, element};
   p->mapping->memory->zeroLocal(p, &p->body, local.storage, count);
   p->locals = coopvecGrowArray(p->locals, &p->localsCapacity, p->numLocals + 1,
                                sizeof(CoopvecLocalArray));
@@ -128,10 +128,10 @@ static MlirValue insideBound(CoopvecPerThread *p, MlirValue index,
   MlirOperation boundOp = mlirValueIsAOpResult(bound)
                               ? mlirOpResultGetOwner(bound)
                               : (MlirOperation){NULL};
-  bool constant =
-      !varying && !mlirOperationIsNull(indexOp) && !mlirOperationIsNull(boundOp) &&
-      coopvecOpIsNamed(indexOp, "arith.constant") &&
-      coopvecOpIsNamed(boundOp, "arith.constant");
+  bool constant = !varying && !mlirOperationIsNull(indexOp) &&
+                  !mlirOperationIsNull(boundOp) &&
+                  coopvecOpIsNamed(indexOp, "arith.constant") &&
+                  coopvecOpIsNamed(boundOp, "arith.constant");
   if (constant) {
     i = mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(
         indexOp, mlirStringRefCreateFromCString("value")));
@@ -165,7 +165,8 @@ static Place placeOf(CoopvecPerThread *p, MlirOperation op, MlirValue memref,
   for (intptr_t d = 0; d < rank; ++d)
     place.varying |=
         coopvecValueIsVarying(p, mlirOperationGetOperand(op, first + d));
-  place.access.buffer = local ? local->storage : coopvecScalarOperand(p, memref);
+  place.access.buffer =
+      local ? local->storage : coopvecScalarOperand(p, memref);
   place.access.element =
       local ? local->element : mlirShapedTypeGetElementType(type);
   bool known = true;
@@ -174,17 +175,19 @@ static Place placeOf(CoopvecPerThread *p, MlirOperation op, MlirValue memref,
     MlirValue operand = mlirOperationGetOperand(op, first + d);
     MlirValue index = place.varying ? coopvecVaryingOperand(p, operand)
                                     : coopvecScalarOperand(p, operand);
-    MlirValue bound =
-        local ? indexConstant(p, mlirShapedTypeGetDimSize(type, d))
-              : argumentSize(p, place.access.buffer);
-    place.inside = andInside(&p->body, place.inside,
-                             insideBound(p, index, bound, place.varying, &known));
-    linear = d == 0 ? index
-                    : coopvecBuildBinaryOp(
-                          &p->body, "arith.addi",
-                          coopvecBuildBinaryOp(&p->body, "arith.muli", linear,
-                                               inFormOf(p, bound, place.varying)),
-                          index);
+    MlirValue bound = local
+                          ? indexConstant(p, mlirShapedTypeGetDimSize(type, d))
+                          : argumentSize(p, place.access.buffer);
+    place.inside =
+        andInside(&p->body, place.inside,
+                  insideBound(p, index, bound, place.varying, &known));
+    linear = d == 0
+                 ? index
+                 : coopvecBuildBinaryOp(
+                       &p->body, "arith.addi",
+                       coopvecBuildBinaryOp(&p->body, "arith.muli", linear,
+                                            inFormOf(p, bound, place.varying)),
+                       index);
   }
   place.access.index = linear;
   bool prechecked = coopvecPointerMapFind(&p->prechecked, op.ptr) >= 0;
@@ -198,7 +201,8 @@ static void reportOutside(CoopvecPerThread *p, MlirOperation op,
                           MlirValue inside) {
   if (mlirValueIsNull(inside))
     return;
-  MlirValue all = coopvecBuildIntConstantLike(&p->body, mlirValueGetType(inside), 1);
+  MlirValue all =
+      coopvecBuildIntConstantLike(&p->body, mlirValueGetType(inside), 1);
   MlirValue outside = coopvecBuildBinaryOp(&p->body, "arith.xori", inside, all);
   p->mapping->memory->report(p, &p->body, outside, coopvecAddCheck(p, op));
 }
@@ -213,9 +217,9 @@ static bool lowerMemrefLoad(CoopvecPerThread *p, MlirOperation op) {
       p->mapping->memory->load(p, &p->body, &place.access, place.inside);
   MlirValue result = mlirOperationGetResult(op, 0);
   if (isI1(mlirValueGetType(result)))
-    value = coopvecBuildCast1(
-        &p->body, "arith.trunci", value,
-        coopvecWithElementType(mlirValueGetType(value), mlirValueGetType(result)));
+    value = coopvecBuildCast1(&p->body, "arith.trunci", value,
+                              coopvecWithElementType(mlirValueGetType(value),
+                                                     mlirValueGetType(result)));
   reportOutside(p, op, place.inside);
   coopvecMapValue(p, result, value);
   return true;
@@ -229,9 +233,9 @@ static MlirValue storedValue(CoopvecPerThread *p, const Place *place,
   if (!isI1(coopvecElementTypeOf(mlirValueGetType(value))) ||
       isI1(place->access.element))
     return value;
-  return coopvecBuildCast1(&p->body, "arith.extui", value,
-                           coopvecWithElementType(mlirValueGetType(value),
-                                                  place->access.element));
+  return coopvecBuildCast1(
+      &p->body, "arith.extui", value,
+      coopvecWithElementType(mlirValueGetType(value), place->access.element));
 }
 
 static bool lowerMemrefStore(CoopvecPerThread *p, MlirOperation op) {
@@ -280,8 +284,7 @@ static intptr_t offsetOperand(MlirOperation op) {
 bool coopvecTransferIsVarying(const CoopvecPerThread *p, MlirOperation op) {
   MlirValue offset = mlirOperationGetOperand(op, offsetOperand(op));
   return coopvecValueIsVarying(p, offset) ||
-         (p->boundsChecks &&
-          coopvecPointerMapFind(&p->prechecked, op.ptr) < 0);
+         (p->boundsChecks && coopvecPointerMapFind(&p->prechecked, op.ptr) < 0);
 }
 
 /// A transfer of N elements at a varying offset: thread t accesses
@@ -297,8 +300,10 @@ typedef struct Transfer {
 static Transfer transferOf(CoopvecPerThread *p, MlirOperation op,
                            intptr_t bufferOperand, intptr_t maskOperand) {
   Transfer t = {.op = op};
-  t.buffer = coopvecScalarOperand(p, mlirOperationGetOperand(op, bufferOperand));
-  t.offset = coopvecVaryingOperand(p, mlirOperationGetOperand(op, offsetOperand(op)));
+  t.buffer =
+      coopvecScalarOperand(p, mlirOperationGetOperand(op, bufferOperand));
+  t.offset =
+      coopvecVaryingOperand(p, mlirOperationGetOperand(op, offsetOperand(op)));
   t.size = argumentSize(p, t.buffer);
   t.element = mlirShapedTypeGetElementType(mlirValueGetType(t.buffer));
   if (maskOperand >= 0)
@@ -374,12 +379,13 @@ static MlirValue transferInside(CoopvecPerThread *p, const Transfer *t,
   MlirContext ctx = p->ctx;
   MlirNamedAttribute attr = coopvecNamedAttr(
       ctx, "kind",
-      mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString("#vector.kind<or>")));
+      mlirAttributeParseGet(
+          ctx, mlirStringRefCreateFromCString("#vector.kind<or>")));
   MlirValue any = coopvecBuild1(b, "vector.reduction", 1, &t->mask,
                                 mlirIntegerTypeGet(ctx, 1), 1, &attr);
-  MlirValue none = coopvecBuildCmpI(b, COOPVEC_CMPI_EQ, any,
-                                    coopvecBuildIntConstant(
-                                        b, mlirIntegerTypeGet(ctx, 1), 0));
+  MlirValue none = coopvecBuildCmpI(
+      b, COOPVEC_CMPI_EQ, any,
+      coopvecBuildIntConstant(b, mlirIntegerTypeGet(ctx, 1), 0));
   return coopvecBuildBinaryOp(b, "arith.ori", inside,
                               p->mapping->broadcast(p, b, none));
 }
@@ -468,8 +474,8 @@ static MlirAttribute checkNames(const CoopvecPerThread *p) {
     MlirStringRef op = mlirIdentifierStr(mlirOperationGetName(p->checks[i]));
     coopvecBufferAppendLocation(&text, mlirOperationGetLocation(p->checks[i]));
     coopvecBufferAppendf(&text, " ('%.*s')", (int)op.length, op.data);
-    names[i] = mlirStringAttrGet(p->ctx,
-                                 mlirStringRefCreate(text.data, text.size));
+    names[i] =
+        mlirStringAttrGet(p->ctx, mlirStringRefCreate(text.data, text.size));
     coopvecBufferFree(&text);
   }
   MlirAttribute array = mlirArrayAttrGet(p->ctx, p->numChecks, names);
@@ -492,8 +498,8 @@ void coopvecRecordBoundsChecks(const CoopvecPerThread *p, MlirOperation module,
     abort();
   for (intptr_t i = 0; i < count; ++i)
     entries[i] = mlirDictionaryAttrGetElement(old, i);
-  entries[count] = mlirNamedAttributeGet(mlirIdentifierGet(p->ctx, lowered),
-                                         checkNames(p));
+  entries[count] =
+      mlirNamedAttributeGet(mlirIdentifierGet(p->ctx, lowered), checkNames(p));
   mlirOperationSetDiscardableAttributeByName(
       module, key, mlirDictionaryAttrGet(p->ctx, count + 1, entries));
   free(entries);

@@ -113,7 +113,8 @@ MlirValue coopvecTileFor(CoopvecPerThread *p, MlirOperation op, intptr_t count,
       continue;
     MlirValue operand = mlirOperationGetOperand(op, i);
     const CoopvecElements *elements = coopvecLookupElements(p, operand);
-    if (!elements || mlirValueIsNull(elements->tile) || !coopvecValueDiesHere(p, operand))
+    if (!elements || mlirValueIsNull(elements->tile) ||
+        !coopvecValueDiesHere(p, operand))
       continue;
     CoopvecTile *tile = tileOfMemref(p, elements->tile);
     // Only a tile no other live value maps to (to_vector shares them) and
@@ -216,10 +217,7 @@ const CoopvecElements *coopvecLookupElements(const CoopvecPerThread *p,
   return index < 0 ? NULL : &p->elements[index];
 }
 
-/// A builder right after the definition of `value` (an op result or a
-/// block argument of lowered code): values built there dominate every
-/// later use, inside or outside the regions built since.
-static CoopvecBuilder builderAfter(CoopvecPerThread *p, MlirValue value) {
+CoopvecBuilder coopvecBuilderAfter(CoopvecPerThread *p, MlirValue value) {
   MlirLocation loc = p->body.location;
   if (mlirValueIsABlockArgument(value)) {
     MlirBlock block = mlirBlockArgumentGetOwner(value);
@@ -239,7 +237,7 @@ static CoopvecBuilder builderAfter(CoopvecPerThread *p, MlirValue value) {
 /// definition, then reused.
 static MlirValue scalarElement(CoopvecPerThread *p, MlirValue value) {
   MlirValue lowered = coopvecScalarOperand(p, value);
-  CoopvecBuilder at = builderAfter(p, lowered);
+  CoopvecBuilder at = coopvecBuilderAfter(p, lowered);
   MlirValue element = coopvecWidenToF32(&at, lowered);
   if (coopvecValueIsVarying(p, value)) {
     coopvecMapElements(p, value, 1, &element);
@@ -375,7 +373,6 @@ MlirType coopvecVecElementOf(MlirValue vec) {
   return coopvecVecTypeGetElementType(mlirValueGetType(vec));
 }
 
-
 //===----------------------------------------------------------------------===//
 // Lowered values of non-vec values
 //===----------------------------------------------------------------------===//
@@ -401,17 +398,19 @@ MlirValue coopvecScalarOperand(CoopvecPerThread *p, MlirValue value) {
   if (index >= 0)
     return p->lowered[index];
   const CoopvecElements *elements = coopvecLookupElements(p, value);
-  if (!elements || elements->uniform || coopvecTypeIsAVec(mlirValueGetType(value)))
+  if (!elements || elements->uniform ||
+      coopvecTypeIsAVec(mlirValueGetType(value)))
     return value; // a uniform value is its own lowered form (moved)
   // An unpacked element, held as the target's f32 element value.
-  return coopvecNarrowTo(&p->body, elements->values[0], mlirValueGetType(value));
+  return coopvecNarrowTo(&p->body, elements->values[0],
+                         mlirValueGetType(value));
 }
 
 MlirValue coopvecBroadcastUniform(CoopvecPerThread *p, MlirValue value) {
   intptr_t index = coopvecPointerMapFind(&p->broadcasts, value.ptr);
   if (index >= 0)
     return p->lowered[index];
-  CoopvecBuilder at = builderAfter(p, value);
+  CoopvecBuilder at = coopvecBuilderAfter(p, value);
   MlirValue varying = p->mapping->broadcast(p, &at, value);
   insertLowered(p, &p->broadcasts, value, varying);
   return varying;

@@ -36,10 +36,10 @@
 #ifndef COOPVEC_LIB_CONVERSION_PERTHREAD_PERTHREAD_H
 #define COOPVEC_LIB_CONVERSION_PERTHREAD_PERTHREAD_H
 
+#include "Conversion/PerThread/Uniformity.h"
 #include "Dialect/Functions.h"
 #include "Dialect/OpTable.h"
 #include "IR/UpstreamBuilders.h"
-#include "Conversion/PerThread/Uniformity.h"
 #include "Support/PointerMap.h"
 
 #include "coopvec-c/Dialect.h"
@@ -186,9 +186,9 @@ typedef struct CoopvecPerThread {
   /// Liveness (Walk.c): the last use of a value is the index, in the block
   /// that defines it, of the op that uses it last (an op holding the use
   /// in its regions counts); a value dies there.
-  CoopvecPointerMap lastUses;     // MlirValue.ptr -> index of its last user
+  CoopvecPointerMap lastUses;      // MlirValue.ptr -> index of its last user
   CoopvecPointerMap definingBlock; // MlirValue.ptr -> MlirBlock.ptr
-  CoopvecPointerMap opIndices;    // MlirOperation.ptr -> index in its block
+  CoopvecPointerMap opIndices;     // MlirOperation.ptr -> index in its block
   CoopvecPointerMap scratch; // MlirValue.ptr -> its scratch tile (this op)
   MlirBlock block;           // the original block being lowered
   int64_t opIndex;           // of the op being lowered in `block`
@@ -220,7 +220,7 @@ typedef struct CoopvecPerThread {
   /// Accesses the engine checks before the run (Dialect/Accesses.h),
   /// decided on the function as written: op -> 1.
   CoopvecPointerMap prechecked;
-  CoopvecPointerMap viewMap;  // MlirValue.ptr -> index into `views`
+  CoopvecPointerMap viewMap; // MlirValue.ptr -> index into `views`
   CoopvecMatrixView *views;
   intptr_t numViews, viewsCapacity;
   /// Constants created at `entry`, reused: index constants (the map's key
@@ -260,6 +260,11 @@ MlirValue coopvecScalarOperand(CoopvecPerThread *p, MlirValue value);
 /// The same in the varying form, broadcast if `value` is uniform.
 MlirValue coopvecVaryingOperand(CoopvecPerThread *p, MlirValue value);
 bool coopvecValueIsVarying(const CoopvecPerThread *p, MlirValue value);
+/// A builder right after the definition of `value` (an op result or a
+/// block argument of lowered code): values built there dominate every
+/// later use, inside or outside the regions built since (caches of values
+/// derived from one value are safe there).
+CoopvecBuilder coopvecBuilderAfter(CoopvecPerThread *p, MlirValue value);
 /// The varying form of the lowered uniform value `value` (cached, built
 /// right after its definition so that every later use is dominated).
 MlirValue coopvecBroadcastUniform(CoopvecPerThread *p, MlirValue value);

@@ -88,9 +88,10 @@ static MlirValue guardedDivision(CoopvecBuilder *b, const char *name,
   MlirValue replace = byZero;
   bool isSigned = strstr(name, "si") != NULL;
   if (isSigned) {
-    MlirValue overflow = binary(
-        b, "arith.andi", cmpi(b, COOPVEC_CMPI_EQ, x, iconst(b, type, signBit(width))),
-        cmpi(b, COOPVEC_CMPI_EQ, y, iconst(b, type, allOnes(width))));
+    MlirValue overflow =
+        binary(b, "arith.andi",
+               cmpi(b, COOPVEC_CMPI_EQ, x, iconst(b, type, signBit(width))),
+               cmpi(b, COOPVEC_CMPI_EQ, y, iconst(b, type, allOnes(width))));
     replace = binary(b, "arith.ori", byZero, overflow);
   }
   MlirValue safe = coopvecBuildSelect(b, replace, one, y);
@@ -108,11 +109,12 @@ static MlirValue guardedShift(CoopvecBuilder *b, const char *name, MlirValue x,
   MlirValue tooFar =
       cmpi(b, COOPVEC_CMPI_UGT, amount, iconst(b, type, (int64_t)width - 1));
   if (strcmp(name, "arith.shrsi") == 0)
-    return binary(b, name, x,
-                  coopvecBuildSelect(b, tooFar, iconst(b, type, width - 1),
-                                     amount));
+    return binary(
+        b, name, x,
+        coopvecBuildSelect(b, tooFar, iconst(b, type, width - 1), amount));
   MlirValue zero = iconst(b, type, 0);
-  MlirValue shifted = binary(b, name, x, coopvecBuildSelect(b, tooFar, zero, amount));
+  MlirValue shifted =
+      binary(b, name, x, coopvecBuildSelect(b, tooFar, zero, amount));
   return coopvecBuildSelect(b, tooFar, zero, shifted);
 }
 
@@ -153,7 +155,7 @@ static MlirValue guardedFloatToInt(CoopvecBuilder *b, const char *name,
 
 static bool isDivision(MlirOperation op) {
   static const char *const names[] = {
-      "arith.divsi",     "arith.divui", "arith.ceildivsi", "arith.ceildivui",
+      "arith.divsi",      "arith.divui", "arith.ceildivsi", "arith.ceildivui",
       "arith.floordivsi", "arith.remsi", "arith.remui"};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i)
     if (named(op, names[i]))

@@ -70,7 +70,8 @@ static void markYielded(Analysis *a, MlirOperation op) {
 
 bool coopvecControlIsVarying(const CoopvecUniformity *u, MlirOperation op) {
   Analysis a = {(CoopvecUniformity *)u, false};
-  if (coopvecOpIsNamed(op, "scf.if") || coopvecOpIsNamed(op, "scf.index_switch"))
+  if (coopvecOpIsNamed(op, "scf.if") ||
+      coopvecOpIsNamed(op, "scf.index_switch"))
     return anyOperandVarying(&a, op, 0, 1);
   if (coopvecOpIsNamed(op, "scf.for"))
     return anyOperandVarying(&a, op, 0, 3);
@@ -97,9 +98,9 @@ static void visitFor(Analysis *a, MlirOperation op) {
     mark(a, mlirBlockGetArgument(body, 0));
   MlirOperation yield = terminatorOf(body);
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
-    bool varying = control || anyOperandVarying(a, op, 3 + i, 1) ||
-                   (!mlirOperationIsNull(yield) &&
-                    anyOperandVarying(a, yield, i, 1));
+    bool varying =
+        control || anyOperandVarying(a, op, 3 + i, 1) ||
+        (!mlirOperationIsNull(yield) && anyOperandVarying(a, yield, i, 1));
     if (!varying)
       continue;
     mark(a, mlirBlockGetArgument(body, 1 + i));
@@ -142,7 +143,8 @@ static bool alwaysVarying(MlirOperation op) {
 
 static MlirWalkResult visit(MlirOperation op, void *userData) {
   Analysis *a = userData;
-  if (coopvecOpIsNamed(op, "scf.if") || coopvecOpIsNamed(op, "scf.index_switch"))
+  if (coopvecOpIsNamed(op, "scf.if") ||
+      coopvecOpIsNamed(op, "scf.index_switch"))
     visitBranch(a, op);
   else if (coopvecOpIsNamed(op, "scf.for"))
     visitFor(a, op);
@@ -158,7 +160,8 @@ void coopvecAnalyzeUniformity(MlirOperation func, CoopvecUniformity *u) {
   memset(u, 0, sizeof(*u));
   Analysis a = {u, false};
   MlirBlock entry = regionBlock(func, 0);
-  for (intptr_t i = 0; !mlirBlockIsNull(entry) && i < mlirBlockGetNumArguments(entry); ++i) {
+  for (intptr_t i = 0;
+       !mlirBlockIsNull(entry) && i < mlirBlockGetNumArguments(entry); ++i) {
     MlirValue arg = mlirBlockGetArgument(entry, i);
     if (coopvecTypeIsAVec(mlirValueGetType(arg)))
       mark(&a, arg);

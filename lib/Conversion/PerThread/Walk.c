@@ -263,7 +263,8 @@ static MlirValue accessOffset(MlirOperation op) {
   if (coopvecOpIs(op, CoopvecOpLoad) || coopvecOpIs(op, CoopvecOpMaskedLoad) ||
       coopvecOpIsNamed(op, "memref.load"))
     return mlirOperationGetOperand(op, 1);
-  if (coopvecOpIs(op, CoopvecOpStore) || coopvecOpIs(op, CoopvecOpMaskedStore) ||
+  if (coopvecOpIs(op, CoopvecOpStore) ||
+      coopvecOpIs(op, CoopvecOpMaskedStore) ||
       coopvecOpIs(op, CoopvecOpReduceSumAccumulate) ||
       coopvecOpIsNamed(op, "memref.store") ||
       coopvecOpIsNamed(op, "memref.atomic_rmw"))
@@ -279,7 +280,8 @@ static MlirWalkResult classifyAccess(MlirOperation op, void *userData) {
                 coopvecOpIsNamed(op, "memref.atomic_rmw");
   // memref accesses of rank 1 only (local arrays are never prechecked).
   if (!mlirValueIsNull(offset) &&
-      (!memref || mlirOperationGetNumOperands(op) == (coopvecOpIsNamed(op, "memref.load") ? 2 : 3)) &&
+      (!memref || mlirOperationGetNumOperands(op) ==
+                      (coopvecOpIsNamed(op, "memref.load") ? 2 : 3)) &&
       coopvecAccessIsPrechecked(op, offset))
     coopvecPointerMapInsert(&p->prechecked, op.ptr, 1);
   return MlirWalkResultAdvance;

@@ -7,8 +7,6 @@
 // UNCHANGED-NOT: _batched
 // UNCHANGED:     func.func @ok(
 // UNCHANGED-NOT: _batched
-// UNCHANGED:     func.func @callee(
-// UNCHANGED-NOT: _batched
 // UNCHANGED:     func.func @caller(
 
 // Options are checked at the module, for any input. `lanes` is 1..256 and
@@ -53,13 +51,12 @@ func.func @ok(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
   return %x : !coopvec.vec<2, f32>
 }
 
-func.func @callee(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
-  return %x : !coopvec.vec<2, f32>
-}
+// Calls are inlined; a callee without a body cannot be.
+func.func private @declared(!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
 
 func.func @caller(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
-  // expected-error@+1 {{'func.call' op calls per-thread function @callee; convert-coopvec-to-cpu does not support calls between per-thread functions (inline the callee)}}
-  %y = func.call @callee(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+  // expected-error@+1 {{'func.call' op calls @declared, which has no body in the module; convert-coopvec-to-cpu inlines every call of a per-thread function}}
+  %y = func.call @declared(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
   return %y : !coopvec.vec<2, f32>
 }
 
@@ -67,9 +64,23 @@ func.func @caller(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
 
 // A per-thread function that calls itself.
 func.func @recursive(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
-  // expected-error@+1 {{'func.call' op calls per-thread function @recursive; convert-coopvec-to-cpu does not support calls between per-thread functions (inline the callee)}}
+  // expected-error@+1 {{'func.call' op calls @recursive recursively; per-thread functions cannot recurse (convert-coopvec-to-cpu inlines every call)}}
   %y = func.call @recursive(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
   return %y : !coopvec.vec<2, f32>
+}
+
+// -----
+
+// Recursion through a plain helper.
+func.func @helper(%a: f32) -> f32 {
+  // expected-error@+1 {{'func.call' op calls @helper recursively; per-thread functions cannot recurse (convert-coopvec-to-cpu inlines every call)}}
+  %b = func.call @helper(%a) : (f32) -> f32
+  return %b : f32
+}
+
+func.func @calls_helper(%x: !coopvec.vec<2, f32>, %s: f32) -> !coopvec.vec<2, f32> {
+  %t = func.call @helper(%s) : (f32) -> f32
+  return %x : !coopvec.vec<2, f32>
 }
 
 // -----
@@ -77,30 +88,26 @@ func.func @recursive(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
 // Every function is checked and every error reported, not only the first.
 func.func @first(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
   %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
-  // expected-error@+1 {{'arith.addf' op uses a per-thread value (operand #0); only coopvec ops can use per-thread values}}
-  %s = arith.addf %e#0, %e#1 : f32
-  // expected-error@+1 {{'arith.mulf' op uses a per-thread value (operand #1); only coopvec ops can use per-thread values}}
-  %t = arith.mulf %s, %e#1 : f32
-  %v = "coopvec.splat"(%s) : (f32) -> !coopvec.vec<2, f32>
-  return %v : !coopvec.vec<2, f32>
+  // expected-error@+1 {{'arith.extf' op makes a varying value of type f64; varying values are scalars of f16, f32, i1, i8, i16, i32, i64 or index}}
+  %d = arith.extf %e#0 : f32 to f64
+  // expected-error@+1 {{'math.tan' op uses a varying value; convert-coopvec-to-cpu supports varying values in the arith and math ops that docs/dialect.md lists ('Per-thread programs')}}
+  %t = math.tan %e#1 : f32
+  return %x : !coopvec.vec<2, f32>
 }
 
 func.func @second(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
   %w = "coopvec.to_vector"(%x) : (!coopvec.vec<2, f32>) -> vector<2xf32>
-  // expected-error@+1 {{'vector.extract' op uses a per-thread value (operand #0); only coopvec ops can use per-thread values}}
+  // expected-error@+1 {{'vector.extract' op uses a varying value; convert-coopvec-to-cpu supports varying values in the arith and math ops that docs/dialect.md lists ('Per-thread programs')}}
   %e = vector.extract %w[0] : f32 from vector<2xf32>
   return %x : !coopvec.vec<2, f32>
 }
 
 // -----
 
-// Ops with regions would run once per group of threads.
-func.func @region(%x: !coopvec.vec<2, f32>, %c: i1) -> !coopvec.vec<2, f32> {
-  // expected-error@+1 {{'scf.if' op cannot be lowered inside a per-thread function: only coopvec, arith, math, index, vector, ub, affine index and non-atomic memref ops can}}
-  %y = scf.if %c -> !coopvec.vec<2, f32> {
-    %z = "coopvec.neg"(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
-    scf.yield %z : !coopvec.vec<2, f32>
-  } else {
+// Region ops other than scf.if / for / while / index_switch.
+func.func @region(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
+  // expected-error@+1 {{'scf.execute_region' op cannot be lowered inside a per-thread function: only coopvec, arith, math, index, vector, ub, affine index, memref and scf (if, for, while, index_switch) ops can}}
+  %y = scf.execute_region -> !coopvec.vec<2, f32> {
     scf.yield %x : !coopvec.vec<2, f32>
   }
   return %y : !coopvec.vec<2, f32>
@@ -108,35 +115,102 @@ func.func @region(%x: !coopvec.vec<2, f32>, %c: i1) -> !coopvec.vec<2, f32> {
 
 // -----
 
-func.func @uniform_loop(%x: !coopvec.vec<2, f32>, %n: index) -> !coopvec.vec<2, f32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  // expected-error@+1 {{'scf.for' op cannot be lowered inside a per-thread function}}
-  scf.for %i = %c0 to %n step %c1 {
+// Unstructured control flow inside a region.
+func.func @blocks(%x: !coopvec.vec<2, f32>, %c: i1) -> !coopvec.vec<2, f32> {
+  // expected-error@+1 {{'scf.execute_region' op has a region of several blocks; per-thread code has structured control flow (scf) only}}
+  scf.execute_region {
+    cf.cond_br %c, ^a, ^b
+  ^a:
+    scf.yield
+  ^b:
+    scf.yield
   }
   return %x : !coopvec.vec<2, f32>
 }
 
 // -----
 
-// Read-modify-write effects would happen once per group, not per thread.
-func.func @atomic(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>, %s: f32) -> !coopvec.vec<2, f32> {
+func.func @unsigned(%x: !coopvec.vec<2, f32>, %n: index) -> !coopvec.vec<2, f32> {
   %c0 = arith.constant 0 : index
-  // expected-error@+1 {{'memref.atomic_rmw' op cannot be lowered inside a per-thread function: only coopvec, arith, math, index, vector, ub, affine index and non-atomic memref ops can}}
-  %old = memref.atomic_rmw addf %s, %g[%c0] : (f32, memref<?xf32>) -> f32
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'scf.for' op compares unsigned (unsignedCmp); convert-coopvec-to-cpu supports signed scf.for bounds only}}
+  scf.for unsigned %i = %c0 to %n step %c1 {
+  }
   return %x : !coopvec.vec<2, f32>
 }
 
 // -----
 
-func.func @helper(%a: f32) -> f32 {
-  return %a : f32
+func.func @yields_memref(%x: !coopvec.vec<2, f32>, %a: memref<?xf32>, %c: i1) -> !coopvec.vec<2, f32> {
+  // expected-error@+1 {{'scf.if' op yields a memref (result #0); control flow may yield vecs and scalars only}}
+  %m = scf.if %c -> memref<?xf32> {
+    scf.yield %a : memref<?xf32>
+  } else {
+    scf.yield %a : memref<?xf32>
+  }
+  return %x : !coopvec.vec<2, f32>
 }
 
-func.func @calls_helper(%x: !coopvec.vec<2, f32>, %s: f32) -> !coopvec.vec<2, f32> {
-  // expected-error@+1 {{'func.call' op cannot be lowered inside a per-thread function}}
-  %t = func.call @helper(%s) : (f32) -> f32
+// -----
+
+func.func @atomic_kind(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>, %s: f32) -> !coopvec.vec<2, f32> {
+  %c0 = arith.constant 0 : index
+  // expected-error@+1 {{'memref.atomic_rmw' op has a kind convert-coopvec-to-cpu does not support (addf, addi, maximumf, minimumf, maxs, mins, maxu, minu)}}
+  %old = memref.atomic_rmw mulf %s, %g[%c0] : (f32, memref<?xf32>) -> f32
   return %x : !coopvec.vec<2, f32>
+}
+
+// -----
+
+func.func @dynamic_alloca(%x: !coopvec.vec<2, f32>, %n: index) -> !coopvec.vec<2, f32> {
+  // expected-error@+1 {{'memref.alloca' op must have a static shape and an element type of f16, f32, i1, i8, i16, i32, i64 or index to be a local array}}
+  %a = memref.alloca(%n) : memref<?xf32>
+  return %x : !coopvec.vec<2, f32>
+}
+
+// -----
+
+// A local array is private: no coopvec op takes it, no other memref op.
+func.func @local_array_uses(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
+  %c0 = arith.constant 0 : index
+  %a = memref.alloca() : memref<4xf32>
+  // expected-error@+1 {{'coopvec.load' op needs a memref argument of the function as its buffer (operand #0): a local array is accessed with memref.load / memref.store}}
+  %v = "coopvec.load"(%a, %c0) : (memref<4xf32>, index) -> !coopvec.vec<2, f32>
+  // expected-error@+1 {{'coopvec.matrix_view' op needs a memref argument of the function as its buffer (operand #0): a local array is accessed with memref.load / memref.store}}
+  %A = "coopvec.matrix_view"(%a) {offset = 0} : (memref<4xf32>) -> !coopvec.matrix<2, 2, f32, "row_major">
+  // expected-error@+1 {{'memref.cast' op uses a local array (operand #0); a local array is only accessed with memref.load, memref.store and memref.atomic_rmw}}
+  %d = memref.cast %a : memref<4xf32> to memref<?xf32>
+  return %v : !coopvec.vec<2, f32>
+}
+
+// -----
+
+func.func @subview(%x: !coopvec.vec<2, f32>, %b: memref<?xf32>) -> !coopvec.vec<2, f32> {
+  %c0 = arith.constant 0 : index
+  %s = memref.subview %b[2] [4] [1] : memref<?xf32> to memref<4xf32, strided<[1], offset: 2>>
+  // expected-error@+1 {{'memref.load' op accesses a memref that is neither a rank-1 memref argument of f16, f32, i8, i32 or i64 nor a local array (memref.alloca)}}
+  %v = memref.load %s[%c0] : memref<4xf32, strided<[1], offset: 2>>
+  return %x : !coopvec.vec<2, f32>
+}
+
+// -----
+
+// A mask that differs between threads (here chosen by varying control).
+func.func @varying_mask(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coopvec.vec<2, f32> {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.0 : f32
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %c = arith.cmpf ogt, %e#0, %z : f32
+  %m = scf.if %c -> vector<2xi1> {
+    %t = arith.constant dense<true> : vector<2xi1>
+    scf.yield %t : vector<2xi1>
+  } else {
+    %f = arith.constant dense<false> : vector<2xi1>
+    scf.yield %f : vector<2xi1>
+  }
+  // expected-error@+1 {{'coopvec.masked_load' op has a varying mask (operand #2); masks must be the same in every thread}}
+  %v = "coopvec.masked_load"(%w, %c0, %m, %z) : (memref<?xf32>, index, vector<2xi1>, f32) -> !coopvec.vec<2, f32>
+  return %v : !coopvec.vec<2, f32>
 }
 
 // -----

@@ -54,6 +54,7 @@ func.func @scalar_only(%a: f32) -> f32 {
 // CHECK-LABEL: func.func @signature_batched(
 // CHECK-SAME:      %[[N:[^:]*]]: index, %[[X:[^:]*]]: memref<?xf32>, %[[Y:[^:]*]]: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %[[S:[^:]*]]: f32, %[[OUT0:[^:]*]]: memref<?xf32>, %[[OUT1:[^:]*]]: memref<?xf32>)
 // CHECK-SAME:      attributes {llvm.emit_c_interface, target_cpu = "x86-64", target_features = #llvm.target_features<[]>} {
+// CHECK-DAG:     %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
@@ -84,7 +85,6 @@ func.func @scalar_only(%a: f32) -> f32 {
 // CHECK-NEXT:      %[[Y1:.*]] = vector.load %[[YT]][%[[C1]], %[[C0]]]
 // CHECK-NEXT:      %[[A0:.*]] = arith.addf %[[X0]], %[[Y0]] : vector<4xf32>
 // CHECK-NEXT:      %[[A1:.*]] = arith.addf %[[X1]], %[[Y1]] : vector<4xf32>
-// CHECK-NEXT:      %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK-NEXT:      %[[B0:.*]] = arith.subf %[[X0]], %[[SV]] : vector<4xf32>
 // CHECK-NEXT:      %[[B1:.*]] = arith.subf %[[X1]], %[[SV]] : vector<4xf32>
 // CHECK-NEXT:      vector.store %[[A0]], %[[XT]][%[[C0]], %[[C0]]]
@@ -158,16 +158,17 @@ func.func @no_vec_arguments(%w: memref<?xf32>, %off: index) {
 // -----
 
 // SSA form: each op is the arith / math op on each lane vector; a scalar
-// operand is broadcast once, at its first use. min / max are minnum /
-// maxnum; step(x, e) = x < e ? 0 : 1. (The transcendental ops are the
-// per-thread layer's Math.c code on the lane vector.)
+// operand is broadcast once, right after its definition (an argument: once
+// per call, before the lane loop). min / max are minnum / maxnum; step(x,
+// e) = x < e ? 0 : 1. (The transcendental ops are lib/Math's code on the
+// lane vector.)
 // CHECK-LABEL: func.func @elementwise_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[S:[^:]*]]: f32, %[[OUT:[^:]*]]: memref<?xf32>)
+// CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK:         %[[X:.*]] = vector.load
 // CHECK:         %[[Y:.*]] = vector.load
 // CHECK-NEXT:    %[[MUL:.*]] = arith.mulf %[[X]], %[[Y]] : vector<4xf32>
 // CHECK-NEXT:    %[[MIN:.*]] = arith.minnumf %[[MUL]], %[[Y]] : vector<4xf32>
-// CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK-NEXT:    %[[MAX:.*]] = arith.maxnumf %[[MIN]], %[[SV]] : vector<4xf32>
 // CHECK-NEXT:    %[[NEG:.*]] = arith.negf %[[MAX]] : vector<4xf32>
 // CHECK-NEXT:    %[[FMA:.*]] = math.fma %[[NEG]], %[[SV]], %[[Y]] : vector<4xf32>
@@ -216,6 +217,7 @@ func.func @elementwise(%x: !coopvec.vec<1, f32>, %y: !coopvec.vec<1, f32>, %s: f
 // group).
 // CHECK-LABEL: func.func @elementwise_tiled_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %[[X:[^:]*]]: memref<?xf32>, %[[Y:[^:]*]]: memref<?xf32>, %[[S:[^:]*]]: f32, %[[OUT:[^:]*]]: memref<?xf32>)
+// CHECK-DAG:     %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
@@ -289,7 +291,6 @@ func.func @elementwise(%x: !coopvec.vec<1, f32>, %y: !coopvec.vec<1, f32>, %s: f
 // CHECK-NEXT:        %[[P:.*]] = arith.mulf %[[A]], %[[B]] : vector<4xf32>
 // CHECK-NEXT:        vector.store %[[P]], %[[XT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
 // CHECK-NEXT:      {{^ *}}}
-// CHECK-NEXT:      %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
 // CHECK-NEXT:        %[[A:.*]] = vector.load %[[XT]][%[[I]], %[[C0]]]
 // CHECK-NEXT:        %[[B:.*]] = vector.load %[[YT]][%[[I]], %[[C0]]]
@@ -367,9 +368,9 @@ func.func @sixteen_elements(%x: !coopvec.vec<16, f32>) -> !coopvec.vec<16, f32> 
 // emit no code.
 // CHECK-LABEL: func.func @construct_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[S:[^:]*]]: f32, %[[V:[^:]*]]: vector<2xf32>, %{{[^:]*}}: memref<?xf32>)
+// CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK:         %[[X0:.*]] = vector.load
 // CHECK-NEXT:    %[[X1:.*]] = vector.load
-// CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK-NEXT:    %[[V0:.*]] = vector.extract %[[V]][0] : f32 from vector<2xf32>
 // CHECK-NEXT:    %[[V0B:.*]] = vector.broadcast %[[V0]] : f32 to vector<4xf32>
 // CHECK-NEXT:    %[[V1:.*]] = vector.extract %[[V]][1] : f32 from vector<2xf32>
@@ -406,6 +407,7 @@ func.func @construct(%x: !coopvec.vec<2, f32>, %s: f32, %v: vector<2xf32>) -> !c
 // it dies; the sub reads the from_vector tile itself).
 // CHECK-LABEL: func.func @construct_tiled_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[S:[^:]*]]: f32, %[[V:[^:]*]]: vector<17xf16>, %[[OUT:[^:]*]]: memref<?xf32>)
+// CHECK-DAG:     %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
@@ -428,7 +430,6 @@ func.func @construct(%x: !coopvec.vec<2, f32>, %s: f32, %v: vector<2xf32>) -> !c
 // CHECK-NEXT:    vector.load %[[XT]]
 // CHECK-NEXT:    %[[E3:.*]] = vector.load %[[XT]][%[[C3]], %[[C0]]]
 // CHECK:         %[[E16:.*]] = vector.load %[[XT]][%[[C16]], %[[C0]]]
-// CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK-NEXT:    vector.store %[[E16]], %[[XT]][%[[C0]], %[[C0]]]
 // CHECK-NEXT:    vector.store %[[E1]], %[[XT]][%[[C1]], %[[C0]]]
 // CHECK:         vector.store %[[SV]], %[[XT]][%[[C16]], %[[C0]]]
@@ -534,6 +535,8 @@ func.func @cast(%x: !coopvec.vec<1, f32>, %y: !coopvec.vec<20, f32>) -> (!coopve
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[TILE:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x4xf32>
 // CHECK:           %[[VALID:.*]] = arith.minsi
+// CHECK-NEXT:      vector.create_mask
+// CHECK-NEXT:      %[[LAST:.*]] = arith.subi %[[VALID]], %[[C1]] : index
 // CHECK:           %[[X0:.*]] = vector.load %[[TILE]][%[[C0]], %[[C0]]]
 // CHECK-NEXT:      vector.load %[[TILE]][%[[C1]], %[[C0]]]
 // CHECK-NEXT:      %[[C4:.*]] = arith.constant 4 : index
@@ -559,7 +562,6 @@ func.func @cast(%x: !coopvec.vec<1, f32>, %y: !coopvec.vec<20, f32>) -> (!coopve
 // CHECK-NEXT:      %[[PL1B:.*]] = vector.broadcast %[[PL1]] : f32 to vector<4xf32>
 // CHECK-NEXT:      %[[BIT1:.*]] = vector.extract %[[M]][1] : i1 from vector<2xi1>
 // CHECK-NEXT:      %[[C1V:.*]] = arith.select %[[BIT1]], %[[PL1B]], %[[X0]] : vector<4xf32>
-// CHECK-NEXT:      %[[LAST:.*]] = arith.subi %[[VALID]], %[[C1]] : index
 // CHECK-NEXT:      %[[INIT:.*]] = arith.constant dense<0.000000e+00> : vector<2xf32>
 // CHECK-NEXT:      vector.store %[[A0]], %[[TILE]][%[[C0]], %[[C0]]]
 // CHECK-NEXT:      vector.store %[[A1]], %[[TILE]][%[[C1]], %[[C0]]]
@@ -611,6 +613,8 @@ func.func @memory(%x: !coopvec.vec<2, f32>, %buf: memref<?xf32>, %off: index, %m
 // CHECK-DAG:     %[[CT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
 // CHECK-DAG:     %[[BT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
 // CHECK:           %[[VALID:.*]] = arith.minsi
+// CHECK-NEXT:      vector.create_mask
+// CHECK-NEXT:      %[[LAST:.*]] = arith.subi %[[VALID]], %[[C1]] : index
 // CHECK:           %[[XG:.*]] = vector.gather {{.*}} : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16> into vector<4xf16>
 // CHECK-NEXT:      arith.extf %[[XG]] : vector<4xf16> to vector<4xf32>
 // CHECK:           %[[X:.*]] = vector.load
@@ -621,6 +625,9 @@ func.func @memory(%x: !coopvec.vec<2, f32>, %buf: memref<?xf32>, %off: index, %m
 // CHECK-NEXT:        %[[B:.*]] = vector.broadcast %[[F]] : f32 to vector<4xf32>
 // CHECK-NEXT:        vector.store %[[B]], %[[AT]][%[[I]], %[[C0]]]
 // CHECK-NEXT:      {{^ *}}}
+// The unpacked f16 element is rounded to f16 (docs/dialect.md).
+// CHECK-NEXT:      %[[XH:.*]] = arith.truncf %[[X]] : vector<4xf32> to vector<4xf16>
+// CHECK-NEXT:      %[[X:.*]] = arith.extf %[[XH]] : vector<4xf16> to vector<4xf32>
 // CHECK-NEXT:      %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<20xf16>
 // CHECK-NEXT:      %[[PL:.*]] = vector.maskedload %[[BUF]][%[[OFF]]], %[[M]], %[[ZERO]] : memref<?xf16>, vector<20xi1>, vector<20xf16> into vector<20xf16>
 // CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
@@ -639,7 +646,6 @@ func.func @memory(%x: !coopvec.vec<2, f32>, %buf: memref<?xf32>, %off: index, %m
 // CHECK-NEXT:        %[[B:.*]] = vector.broadcast
 // CHECK-NEXT:        vector.store %[[B]], %[[BT]][%[[I]], %[[C0]]]
 // CHECK-NEXT:      {{^ *}}}
-// CHECK-NEXT:      %[[LAST:.*]] = arith.subi %[[VALID]], %[[C1]] : index
 // CHECK-NEXT:      %[[INIT:.*]] = arith.constant dense<0.000000e+00> : vector<20xf16>
 // CHECK-NEXT:      %[[SV:.*]] = scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[INIT]]) -> (vector<20xf16>) {
 // CHECK-NEXT:        %[[ROW:.*]] = vector.load %[[AT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
@@ -974,6 +980,7 @@ func.func @matvec_f16_widened_shared(%x: !coopvec.vec<16, f16>, %w: memref<?xf16
 // the result's tile (each block reads its bias rows before it writes them).
 // CHECK-LABEL: func.func @matvec_tiled_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %[[S:[^:]*]]: f32, %[[OUT:[^:]*]]: memref<?xf32>)
+// CHECK-DAG:     %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
@@ -992,7 +999,6 @@ func.func @matvec_f16_widened_shared(%x: !coopvec.vec<16, f16>, %w: memref<?xf16
 // CHECK-NEXT:      vector.store %{{.*}}, %[[HT]][%[[O]], %[[C0]]]
 // CHECK-NEXT:      vector.store %{{.*}}, %[[HT]]
 // CHECK-NEXT:    {{^ *}}}
-// CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]]
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C24]]
 // CHECK-NEXT:      vector.load %[[HT]][%[[I]], %[[C0]]]
 // CHECK-NEXT:      arith.maxnumf %{{.*}}, %[[SV]]
@@ -1040,12 +1046,12 @@ func.func @matvec_tiled(%x: !coopvec.vec<20, f32>, %w: memref<?xf32>, %s: f32) -
 // CHECK-DAG:     %[[C24:.*]] = arith.constant 24 : index
 // CHECK-DAG:     %[[XT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
 // CHECK-DAG:     %[[YT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<24x4xf32>
+// CHECK-DAG:     %[[ZV:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<4xf32>
 // CHECK:         scf.for
 // CHECK:           %[[C480:.*]] = arith.constant 480 : index
 // CHECK-NOT:       vector.load %[[W]]
 // CHECK-NOT:       scf.for
-// CHECK:           %[[ZV:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<4xf32>
-// CHECK-NEXT:      scf.for %[[O:.*]] = %[[C0]] to %[[C24]] step %[[C2]] {
+// CHECK:           scf.for %[[O:.*]] = %[[C0]] to %[[C24]] step %[[C2]] {
 // CHECK-NEXT:        %[[START0:.*]] = arith.muli %[[O]], %{{.*}} : index
 // CHECK-NEXT:        %[[B0I:.*]] = arith.addi %[[C480]], %[[O]] : index
 // CHECK-NEXT:        %[[B0:.*]] = memref.load %[[W]][%[[B0I]]] : memref<?xf32>
@@ -1084,9 +1090,13 @@ func.func @matvec_fused(%x: !coopvec.vec<20, f32>, %w: memref<?xf32>, %zero: f32
 // the min before storing.
 // CHECK-LABEL: func.func @matvec_fused_ssa_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>, %[[ONE:[^:]*]]: f16, %{{[^:]*}}: memref<?xf16>)
+// CHECK-NEXT:    %[[ONEF:.*]] = arith.extf %[[ONE]] : f16 to f32
+// CHECK-NEXT:    %[[ONEV:.*]] = vector.broadcast %[[ONEF]] : f32 to vector<4xf32>
 // CHECK-NOT:       vector.load %[[W]]{{.*}}vector<3xf16>
-// CHECK:           %[[ONEF:.*]] = arith.extf %[[ONE]] : f16 to f32
-// CHECK-NEXT:      %[[ONEV:.*]] = vector.broadcast %[[ONEF]] : f32 to vector<4xf32>
+// CHECK:           vector.create_mask
+// CHECK:           arith.constant 6 : index
+// CHECK-NEXT:      vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : memref<2x4xf32>
+// CHECK-NEXT:      vector.store
 // CHECK-NEXT:      scf.for
 // CHECK-NEXT:        arith.muli
 // CHECK-NEXT:        %[[BI:.*]] = arith.addi %{{.*}}, %{{.*}} : index
@@ -1116,6 +1126,7 @@ func.func @matvec_fused_ssa(%x: !coopvec.vec<2, f16>, %w: memref<?xf16>, %one: f
 // own.
 // CHECK-LABEL: func.func @matvec_not_fused_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %[[ZERO:[^:]*]]: f32, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>)
+// CHECK-NEXT:      %[[ZV:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<4xf32>
 // CHECK:           %[[L:.*]] = vector.load %[[W]][%{{.*}}] : memref<?xf32>, vector<3xf32>
 // CHECK-NOT:       arith.maxnumf
 // CHECK:           %[[ACC:.*]]:2 = scf.for
@@ -1126,7 +1137,6 @@ func.func @matvec_fused_ssa(%x: !coopvec.vec<2, f16>, %w: memref<?xf16>, %one: f
 // CHECK-NEXT:      %[[Y0:.*]] = vector.load %[[YT]][%{{.*}}, %{{.*}}] : memref<3x4xf32>, vector<4xf32>
 // CHECK-NEXT:      vector.load %[[YT]]
 // CHECK-NEXT:      vector.load %[[YT]]
-// CHECK-NEXT:      %[[ZV:.*]] = vector.broadcast %[[ZERO]] : f32 to vector<4xf32>
 // CHECK-NEXT:      arith.maxnumf %[[Y0]], %[[ZV]] : vector<4xf32>
 // CHECK-NEXT:      arith.maxnumf
 // CHECK-NEXT:      arith.maxnumf

@@ -65,24 +65,35 @@ func.func @too_wide(%x: !coopvec.vec<4096, f16>, %w: memref<?xf16>) -> !coopvec.
 
 // The checks of every target (lib/Conversion/PerThread), with this pass's
 // name and kernel suffix.
-func.func @callee(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
-  return %x : !coopvec.vec<2, f32>
-}
-
-func.func @caller(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
-  // expected-error@+1 {{'func.call' op calls per-thread function @callee; convert-coopvec-to-gpu does not support calls between per-thread functions (inline the callee)}}
-  %y = func.call @callee(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+func.func @recursive(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
+  // expected-error@+1 {{'func.call' op calls @recursive recursively; per-thread functions cannot recurse (convert-coopvec-to-gpu inlines every call)}}
+  %y = func.call @recursive(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
   return %y : !coopvec.vec<2, f32>
 }
 
 // -----
 
-// Ops with regions or read-modify-write effects are refused as on the CPU
-// (every GPU thread would run them).
-func.func @atomic(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>, %s: f32) -> !coopvec.vec<2, f32> {
+func.func @atomic_kind(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>, %s: f32) -> !coopvec.vec<2, f32> {
   %c0 = arith.constant 0 : index
-  // expected-error@+1 {{'memref.atomic_rmw' op cannot be lowered inside a per-thread function}}
-  %old = memref.atomic_rmw addf %s, %g[%c0] : (f32, memref<?xf32>) -> f32
+  // expected-error@+1 {{'memref.atomic_rmw' op has a kind convert-coopvec-to-gpu does not support (addf, addi, maximumf, minimumf, maxs, mins, maxu, minu)}}
+  %old = memref.atomic_rmw mulf %s, %g[%c0] : (f32, memref<?xf32>) -> f32
+  return %x : !coopvec.vec<2, f32>
+}
+
+// -----
+
+// The GPU's own rule: a store at an offset the same in every thread is won
+// by thread n - 1, which may not reach it inside control flow that threads
+// take differently.
+func.func @racing_store(%x: !coopvec.vec<2, f32>, %o: memref<?xf32>) -> !coopvec.vec<2, f32> {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.0 : f32
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %c = arith.cmpf ogt, %e#0, %z : f32
+  scf.if %c {
+    // expected-error@+1 {{'coopvec.store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)}}
+    "coopvec.store"(%x, %o, %c0) : (!coopvec.vec<2, f32>, memref<?xf32>, index) -> ()
+  }
   return %x : !coopvec.vec<2, f32>
 }
 
