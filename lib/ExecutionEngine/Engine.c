@@ -193,11 +193,8 @@ static CoopvecStatus inlineCalls(CoopvecEngine *engine) {
   CoopvecDiagnosticCapture capture;
   coopvecDiagnosticCaptureBegin(&capture,
                                 mlirOperationGetContext(engine->source));
-  bool ok = true;
-  for (intptr_t i = 0; i < list.count; ++i)
-    ok &= coopvecCheckCalls(list.ops[i], engine->source, "the engine");
-  for (intptr_t i = 0; ok && i < list.count; ++i)
-    coopvecInlineCalls(list.ops[i], engine->source);
+  bool ok =
+      coopvecCheckAndInline(list.ops, list.count, engine->source, "the engine");
   if (!ok)
     coopvecEngineFail(engine, CoopvecStatusInvalidModule,
                       "the module's calls cannot be inlined:");

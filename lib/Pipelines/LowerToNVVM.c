@@ -7,8 +7,9 @@
 // the kernels keep their launch attributes (coopvec.block_size, ...) for a
 // caller that reads them and serializes itself (the execution engine's
 // CUDA backend); every other option (`matvec=`, `allow-tf32=`,
-// `block-size=`, `subgroup-size=`, `workgroup-memory=`) is passed on to
-// convert-coopvec-to-gpu, which reports any it does not know.
+// `block-size=`, `subgroup-size=`, `workgroup-memory=`, `bounds-checks=`,
+// ...) is passed on to convert-coopvec-to-gpu, which reports any it does
+// not know.
 //
 // Inside the gpu.module: coopvec-expand-math turns math.sin, exp, ... into
 // arith + math.fma code (libdevice's __nv_sinf would differ from the other
@@ -94,6 +95,6 @@ const CoopvecPipelineDef coopvecLowerToNVVMPipelineDef = {
                    "binary=false: stop before gpu-module-to-binary). "
                    "Options: chip, features, binary, and those of "
                    "convert-coopvec-to-gpu (matvec, allow-tf32, block-size, "
-                   "workgroup-memory, register-elements)",
+                   "workgroup-memory, register-elements, bounds-checks)",
     .expand = expandLowerToNVVM,
 };

@@ -40,7 +40,7 @@ typedef struct SPIRVOptions {
   Mode mode;
   int deviceCooperativeMatrix;                      // -1: not given
   int64_t subgroupSize, blockSize, workgroupMemory; // blockSize 0: default
-  bool atomicFloat, binary, preserve, denormPreserve;
+  bool atomicFloat, binary, preserve, denormPreserve, boundsChecks;
   char shapes[128];
   CoopvecBuffer error; // the first bad option
 } SPIRVOptions;
@@ -116,6 +116,9 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
   } else if (coopvecStringRefIs(key, "binary")) {
     if (!parseBool(value, &o->binary))
       badValue(o, key, value, "true or false");
+  } else if (coopvecStringRefIs(key, "bounds-checks")) {
+    if (!parseBool(value, &o->boundsChecks))
+      badValue(o, key, value, "true or false");
   } else if (coopvecStringRefIs(key, "cooperative-matrix-shapes")) {
     if (value.length == 0 || value.length >= sizeof(o->shapes))
       badValue(o, key, value, "a comma list of MxNxK shapes");
@@ -129,7 +132,7 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
         "unknown option '%.*s' (options: mode, device-cooperative-matrix, "
         "subgroup-size, block-size, workgroup-memory, atomic-float, "
         "cooperative-matrix-shapes, signed-zero-inf-nan-preserve, "
-        "denorm-preserve, binary)",
+        "denorm-preserve, bounds-checks, binary)",
         (int)key.length, key.data);
   }
 }
@@ -145,6 +148,7 @@ static void parseOptions(MlirStringRef text, SPIRVOptions *o) {
   o->binary = true;
   o->preserve = true;
   o->denormPreserve = true;
+  o->boundsChecks = true;
   strcpy(o->shapes, "16x16x16");
   CoopvecOptionWord w;
   for (size_t pos = 0; coopvecNextOptionWord(text, &pos, &w);)
@@ -210,7 +214,7 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       &pipeline,
       "coopvec-verify,"
       "convert-coopvec-to-gpu{matvec=%s block-size=%lld subgroup-size=%lld "
-      "workgroup-memory=%lld builtin-lane-id=true},"
+      "workgroup-memory=%lld builtin-lane-id=true bounds-checks=%s},"
       "gpu.module(coopvec-expand-math,canonicalize,cse,"
       "loop-invariant-code-motion,coopvec-prepare-spirv{subgroup-size=%lld "
       "atomic-float=%s "
@@ -226,7 +230,7 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       "canonicalize,cse,spirv-update-vce))%s",
       cooperative ? "auto" : "simt", (long long)blockSizeOf(&o),
       (long long)conversionSubgroupSize(&o), (long long)o.workgroupMemory,
-      (long long)o.subgroupSize, o.atomicFloat ? "true" : "false",
+      o.boundsChecks ? "true" : "false", (long long)o.subgroupSize, o.atomicFloat ? "true" : "false",
       cooperative ? "true" : "false", o.shapes, o.preserve ? "true" : "false",
       o.denormPreserve ? "true" : "false", o.preserve ? "true" : "false",
       o.denormPreserve ? "true" : "false",
@@ -247,7 +251,8 @@ const CoopvecPipelineDef coopvecLowerToSPIRVPipelineDef = {
                    "device-cooperative-matrix, subgroup-size, block-size, "
                    "workgroup-memory, atomic-float, "
                    "cooperative-matrix-shapes, "
-                   "signed-zero-inf-nan-preserve, denorm-preserve, binary",
+                   "signed-zero-inf-nan-preserve, denorm-preserve, "
+                   "bounds-checks, binary",
     .expand = expandLowerToSPIRV,
     .check = checkLowerToSPIRV,
 };

@@ -172,6 +172,16 @@ void coopvecInlineCalls(MlirOperation func, MlirOperation module) {
   }
 }
 
+bool coopvecCheckAndInline(MlirOperation *funcs, intptr_t count,
+                           MlirOperation module, const char *passName) {
+  for (intptr_t i = 0; i < count; ++i)
+    if (!coopvecCheckCalls(funcs[i], module, passName))
+      return false;
+  for (intptr_t i = 0; i < count; ++i)
+    coopvecInlineCalls(funcs[i], module);
+  return true;
+}
+
 //===----------------------------------------------------------------------===//
 // The pass
 //===----------------------------------------------------------------------===//
@@ -180,14 +190,9 @@ static void runInline(MlirOperation module, MlirExternalPass pass,
                       const void *options) {
   (void)options;
   CoopvecFunctionList list = coopvecCollectPerThreadFunctions(module);
-  bool ok = true;
-  for (intptr_t i = 0; i < list.count; ++i)
-    ok &= coopvecCheckCalls(list.ops[i], module, "coopvec-inline");
-  for (intptr_t i = 0; ok && i < list.count; ++i)
-    coopvecInlineCalls(list.ops[i], module);
-  free(list.ops);
-  if (!ok)
+  if (!coopvecCheckAndInline(list.ops, list.count, module, "coopvec-inline"))
     mlirExternalPassSignalFailure(pass);
+  free(list.ops);
 }
 
 const CoopvecPassDef coopvecInlinePassDef = {

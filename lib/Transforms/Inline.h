@@ -22,6 +22,12 @@
 bool coopvecCheckCalls(MlirOperation func, MlirOperation module,
                        const char *passName);
 
+/// coopvecCheckCalls for each of `count` functions, up to the first that
+/// fails (a cycle would otherwise be reported once from each of its
+/// functions), then coopvecInlineCalls for each when all passed.
+bool coopvecCheckAndInline(MlirOperation *funcs, intptr_t count,
+                           MlirOperation module, const char *passName);
+
 /// Replaces every func.call inside `func` (any depth, and the calls the
 /// inlined bodies bring) by the callee's body. coopvecCheckCalls must have
 /// passed.

@@ -166,11 +166,8 @@ bool coopvecPrepareFunctions(MlirOperation module,
                              const CoopvecFunctionList *perThread,
                              const char *passName, const char *suffix,
                              CoopvecTargetOpCheck targetCheck) {
-  bool ok = true;
-  for (intptr_t i = 0; i < perThread->count; ++i)
-    ok &= coopvecCheckCalls(perThread->ops[i], module, passName);
-  for (intptr_t i = 0; ok && i < perThread->count; ++i)
-    coopvecInlineCalls(perThread->ops[i], module);
+  bool ok = coopvecCheckAndInline(perThread->ops, perThread->count, module,
+                                  passName);
   if (!ok)
     return false;
   for (intptr_t i = 0; i < perThread->count; ++i)

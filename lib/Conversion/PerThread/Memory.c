@@ -169,29 +169,35 @@ static Place placeOf(CoopvecPerThread *p, MlirOperation op, MlirValue memref,
       local ? local->storage : coopvecScalarOperand(p, memref);
   place.access.element =
       local ? local->element : mlirShapedTypeGetElementType(type);
+  bool checked = p->boundsChecks &&
+                 coopvecPointerMapFind(&p->prechecked, op.ptr) < 0;
   bool known = true;
   MlirValue linear = {NULL};
   for (intptr_t d = 0; d < rank; ++d) {
     MlirValue operand = mlirOperationGetOperand(op, first + d);
     MlirValue index = place.varying ? coopvecVaryingOperand(p, operand)
                                     : coopvecScalarOperand(p, operand);
-    MlirValue bound = local
-                          ? indexConstant(p, mlirShapedTypeGetDimSize(type, d))
-                          : argumentSize(p, place.access.buffer);
-    place.inside =
-        andInside(&p->body, place.inside,
-                  insideBound(p, index, bound, place.varying, &known));
-    linear = d == 0
-                 ? index
-                 : coopvecBuildBinaryOp(
-                       &p->body, "arith.addi",
-                       coopvecBuildBinaryOp(&p->body, "arith.muli", linear,
-                                            inFormOf(p, bound, place.varying)),
-                       index);
+    // Unchecked, only a local array's dimensions are needed (to linearize).
+    if (checked)
+      place.inside = andInside(
+          &p->body, place.inside,
+          insideBound(p, index,
+                      local ? indexConstant(p, mlirShapedTypeGetDimSize(type, d))
+                            : argumentSize(p, place.access.buffer),
+                      place.varying, &known));
+    if (d == 0) {
+      linear = index;
+      continue;
+    }
+    MlirValue dim = indexConstant(p, mlirShapedTypeGetDimSize(type, d));
+    linear = coopvecBuildBinaryOp(
+        &p->body, "arith.addi",
+        coopvecBuildBinaryOp(&p->body, "arith.muli", linear,
+                             inFormOf(p, dim, place.varying)),
+        index);
   }
   place.access.index = linear;
-  bool prechecked = coopvecPointerMapFind(&p->prechecked, op.ptr) >= 0;
-  if (!p->boundsChecks || prechecked || known)
+  if (!checked || known)
     place.inside = (MlirValue){NULL};
   return place;
 }
@@ -304,11 +310,12 @@ static Transfer transferOf(CoopvecPerThread *p, MlirOperation op,
       coopvecScalarOperand(p, mlirOperationGetOperand(op, bufferOperand));
   t.offset =
       coopvecVaryingOperand(p, mlirOperationGetOperand(op, offsetOperand(op)));
-  t.size = argumentSize(p, t.buffer);
   t.element = mlirShapedTypeGetElementType(mlirValueGetType(t.buffer));
   if (maskOperand >= 0)
     t.mask = coopvecScalarOperand(p, mlirOperationGetOperand(op, maskOperand));
   t.checked = p->boundsChecks;
+  if (t.checked)
+    t.size = argumentSize(p, t.buffer);
   return t;
 }
 

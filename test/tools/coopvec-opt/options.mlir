@@ -19,9 +19,11 @@
 // HELP-DAG: --coopvec-check-nvvm-target
 // HELP-DAG: --coopvec-lower-to-cpu
 // The pipelines name their options.
-// HELP-DAG: Options: chip, features, binary, and those of convert-coopvec-to-gpu (matvec, allow-tf32, block-size, workgroup-memory, register-elements)
-// HELP-DAG: Options: mode, device-cooperative-matrix, subgroup-size, block-size, workgroup-memory, atomic-float, cooperative-matrix-shapes, signed-zero-inf-nan-preserve, denorm-preserve, binary
+// HELP-DAG: Options: chip, features, binary, and those of convert-coopvec-to-gpu (matvec, allow-tf32, block-size, workgroup-memory, register-elements, bounds-checks)
+// HELP-DAG: Options: mode, device-cooperative-matrix, subgroup-size, block-size, workgroup-memory, atomic-float, cooperative-matrix-shapes, signed-zero-inf-nan-preserve, denorm-preserve, bounds-checks, binary
 // HELP-DAG: register-elements=<int> (default: 0)
+// HELP-DAG: --coopvec-inline
+// HELP-DAG: bounds-checks=<bool> (default: true)
 // HELP: UPSTREAM PASSES
 // HELP: EXIT STATUS
 
@@ -32,6 +34,7 @@
 // LIST-DAG: {{^}}  convert-coopvec-to-cpu
 // LIST-DAG: {{^}}  coopvec-check-nvvm-target
 // LIST-DAG: {{^}}  coopvec-lower-to-cpu
+// LIST-DAG: {{^}}  coopvec-inline
 
 // RUN: coopvec-opt --version | FileCheck %s --check-prefix=VERSION
 // VERSION: coopvec-opt version {{[0-9]+\.[0-9]+\.[0-9]+}} (MLIR 22.

@@ -1,0 +1,117 @@
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-gpu)' %s | FileCheck %s
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-gpu{bounds-checks=false})' %s | FileCheck %s --check-prefix=UNCHECKED
+
+// General per-thread code on GPU threads (docs/execution-model.md, "GPU
+// targets"): a varying value is the thread's own scalar; varying control
+// flow without cooperative ops is divergent thread code, entered by the
+// active threads only; around a cooperative op it is masked, every thread
+// of the workgroup going through it and a vote of the workgroup deciding
+// whether a branch runs; memory at a varying index is checked against the
+// buffer's size, which the engine writes into the status argument.
+
+// A gather: the index is the thread's own; the load runs for active
+// threads inside the buffer, an access outside reports (count, then the
+// smallest thread * 2^16 + check) to the status argument the kernel gained.
+// CHECK-LABEL: module attributes {coopvec.bounds_checks = {gather_kernel = ["{{.*}}per-thread-code.mlir:{{[0-9]+}}:8 ('memref.load')"]}
+// CHECK-LABEL: gpu.func @gather_kernel(
+// CHECK-SAME:      %[[N:[^:]*]]: index, %{{[^:]*}}: memref<?xf32>, %[[T:[^:]*]]: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[STATUS:[^:]*]]: memref<?xi64>) kernel
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         %[[SIZE64:.*]] = memref.load %[[STATUS]][%[[C4]]] : memref<?xi64>
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.index_cast %[[SIZE64]] : i64 to index
+// CHECK:         %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %[[N]] : index
+// CHECK:         arith.fptosi
+// CHECK:         %[[I:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK-NEXT:    %[[IN:.*]] = arith.cmpi ult, %[[I]], %[[SIZE]] : index
+// CHECK-NEXT:    %[[GO:.*]] = arith.andi %[[VALID]], %[[IN]] : i1
+// CHECK-NEXT:    %[[V:.*]] = scf.if %[[GO]] -> (f32) {
+// CHECK-NEXT:      %[[L:.*]] = memref.load %[[T]][%[[I]]] : memref<?xf32>
+// CHECK-NEXT:      scf.yield %[[L]] : f32
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      scf.yield %[[Z]] : f32
+// CHECK-NEXT:    }
+// CHECK:         %[[OUT:.*]] = arith.xori %[[IN]], %{{.*}} : i1
+// CHECK-NEXT:    %[[REPORT:.*]] = arith.andi %[[VALID]], %[[OUT]] : i1
+// CHECK-NEXT:    scf.if %[[REPORT]] {
+// CHECK:           memref.atomic_rmw addi %{{.*}}, %[[STATUS]][%{{.*}}] : (i64, memref<?xi64>) -> i64
+// CHECK:           memref.atomic_rmw mins %{{.*}}, %[[STATUS]][%{{.*}}] : (i64, memref<?xi64>) -> i64
+// CHECK-NEXT:    }
+// Without bounds checks: one load, no status argument.
+// UNCHECKED-NOT: coopvec.bounds_checks
+// UNCHECKED-LABEL: gpu.func @gather_kernel(
+// UNCHECKED-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[T:[^:]*]]: memref<?xf32>, %{{[^:]*}}: memref<?xf32>) kernel
+// UNCHECKED:         %[[VALID:.*]] = arith.cmpi ult
+// UNCHECKED:         %[[I:.*]] = arith.index_cast %{{.*}} : i32 to index
+// UNCHECKED-NEXT:    scf.if %[[VALID]] -> (f32) {
+// UNCHECKED-NEXT:      memref.load %[[T]][%[[I]]] : memref<?xf32>
+func.func @gather(%x: !coopvec.vec<1, f32>, %t: memref<?xf32>) -> !coopvec.vec<1, f32> {
+  %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f32>) -> (f32)
+  %i = arith.fptosi %e#0 : f32 to i32
+  %j = arith.index_cast %i : i32 to index
+  %v = memref.load %t[%j] : memref<?xf32>
+  %r = "coopvec.from_elements"(%v) : (f32) -> !coopvec.vec<1, f32>
+  return %r : !coopvec.vec<1, f32>
+}
+
+// -----
+
+// Divergent: no cooperative op inside, so the branch is thread code that
+// threads past the end of the batch do not enter.
+// CHECK-LABEL: gpu.func @divergent_kernel(
+// CHECK:         %[[VALID:.*]] = arith.cmpi ult
+// CHECK:         %[[C:.*]] = arith.cmpf ogt
+// CHECK-NEXT:    %[[R:.*]]:2 = scf.if %[[VALID]] -> (f32, f32) {
+// CHECK-NEXT:      %[[IN:.*]]:2 = scf.if %[[C]] -> (f32, f32) {
+// CHECK-NEXT:        arith.negf
+// CHECK-NEXT:        arith.negf
+// CHECK-NEXT:        scf.yield
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.yield
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.yield %[[IN]]#0, %[[IN]]#1 : f32, f32
+// CHECK-NEXT:    } else {
+// CHECK-NOT:     gpu.barrier
+func.func @divergent(%x: !coopvec.vec<2, f32>, %s: f32) -> !coopvec.vec<2, f32> {
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %c = arith.cmpf ogt, %e#0, %s : f32
+  %r = scf.if %c -> !coopvec.vec<2, f32> {
+    %n = "coopvec.neg"(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+    scf.yield %n : !coopvec.vec<2, f32>
+  } else {
+    scf.yield %x : !coopvec.vec<2, f32>
+  }
+  return %r : !coopvec.vec<2, f32>
+}
+
+// -----
+
+// Masked: a reduce_sum_accumulate inside (a subgroup reduction at a
+// uniform offset needs every thread of the subgroup), so every thread goes
+// through, and the workgroup votes whether anyone takes the branch: word
+// reset by thread 0, set by the threads that take it, read by all, with
+// barriers between.
+// CHECK-LABEL: gpu.func @masked_kernel(
+// CHECK:         %[[VALID:.*]] = arith.cmpi ult
+// CHECK:         %[[C:.*]] = arith.cmpf ogt
+// CHECK-NEXT:    %[[TAKES:.*]] = arith.andi %[[VALID]], %[[C]] : i1
+// CHECK:         gpu.barrier
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:    scf.if %[[FIRST]] {
+// CHECK:           memref.store %{{.*}}, %[[VOTE:.*]][%{{.*}}] : memref<1xi32, 3>
+// CHECK:         gpu.barrier
+// CHECK-NEXT:    scf.if %[[TAKES]] {
+// CHECK:           memref.store %{{.*}}, %[[VOTE]][%{{.*}}] : memref<1xi32, 3>
+// CHECK:         gpu.barrier
+// CHECK:         %[[WORD:.*]] = memref.load %[[VOTE]][%{{.*}}] : memref<1xi32, 3>
+// CHECK-NEXT:    %[[ANY:.*]] = arith.cmpi ne, %[[WORD]], %{{.*}} : i32
+// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    scf.if %[[ANY]] {
+func.func @masked(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>, %s: f32) -> !coopvec.vec<2, f32> {
+  %c0 = arith.constant 0 : index
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %c = arith.cmpf ogt, %e#0, %s : f32
+  scf.if %c {
+    "coopvec.reduce_sum_accumulate"(%x, %g, %c0) : (!coopvec.vec<2, f32>, memref<?xf32>, index) -> ()
+  }
+  return %x : !coopvec.vec<2, f32>
+}
