@@ -53,6 +53,12 @@ void coopvecADFindDifferentiatedMemrefs(MlirOperation func,
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     if (coopvecOpIs(op, CoopvecOpLoad) || coopvecOpIs(op, CoopvecOpMaskedLoad))
       markArgument(func, mlirOperationGetOperand(op, 0), differentiated);
+    else if (coopvecOpIsNamed(op, "memref.load") &&
+             mlirTypeIsAFloat(mlirValueGetType(mlirOperationGetResult(op, 0))))
+      // A gather of floats reads weights too (a hash-grid table): their
+      // gradient is a scatter-add coopvec-autodiff does not make yet, so
+      // the load is refused rather than treated as a constant.
+      markArgument(func, mlirOperationGetOperand(op, 0), differentiated);
     else if (coopvecOpIs(op, CoopvecOpMatvec))
       markArgument(func, viewedBuffer(mlirOperationGetOperand(op, 0)),
                    differentiated);
@@ -137,9 +143,14 @@ static bool checkOp(CoopvecAutodiff *ad, MlirOperation op,
   }
   if (isWrite(info))
     return checkWrite(ad, op);
-  // An integer result (memref.dim of a weight buffer) carries no gradient;
-  // any other non-coopvec use of a varied value would lose its gradient.
-  if (!info && anyOperandVaried(ad, op) && !hasOnlyIntegerResults(op)) {
+  // An integer result (memref.dim of a weight buffer, fptosi of an
+  // element: piecewise constant) carries no gradient; any other non-coopvec
+  // use of a varied value would lose its gradient, and so would a write of
+  // one (memref.store into a local array, an atomic): an op with no results
+  // is a side effect.
+  bool resultless = mlirOperationGetNumResults(op) == 0;
+  if (!info && anyOperandVaried(ad, op) &&
+      (resultless || !hasOnlyIntegerResults(op))) {
     coopvecEmitOpError(op, "uses a value that depends on the differentiated "
                            "inputs; only coopvec ops carry gradients");
     return false;

@@ -179,3 +179,58 @@ func.func @f(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coopvec.vec<2, f32
   %y = "coopvec.mul"(%x, %s) : (!coopvec.vec<2, f32>, !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
   return %y : !coopvec.vec<2, f32>
 }
+
+// -----
+
+// General per-thread code (docs/dialect.md, "Per-thread programs") is
+// refused where its gradient would be lost: math on an element...
+func.func @f(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  // expected-error@+1 {{'math.sin' op uses a value that depends on the differentiated inputs; only coopvec ops carry gradients}}
+  %s = math.sin %e#0 : f32
+  %y = "coopvec.mul"(%x, %s) : (!coopvec.vec<2, f32>, f32) -> !coopvec.vec<2, f32>
+  return %y : !coopvec.vec<2, f32>
+}
+
+// -----
+
+// ... a store of a value of the inputs into a local array (it has no
+// result to carry the gradient on)...
+func.func @f(%x: !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32> {
+  %c0 = arith.constant 0 : index
+  %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f32>) -> (f32)
+  %a = memref.alloca() : memref<4xf32>
+  // expected-error@+1 {{'memref.store' op uses a value that depends on the differentiated inputs; only coopvec ops carry gradients}}
+  memref.store %e#0, %a[%c0] : memref<4xf32>
+  %v = memref.load %a[%c0] : memref<4xf32>
+  %y = "coopvec.from_elements"(%v) : (f32) -> !coopvec.vec<1, f32>
+  return %y : !coopvec.vec<1, f32>
+}
+
+// -----
+
+// ... a gather from a differentiated buffer (its adjoint would be a
+// scatter-add into the buffer's gradient)...
+func.func @f(%x: !coopvec.vec<1, f32>, %t: memref<?xf32>) -> !coopvec.vec<1, f32> {
+  %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f32>) -> (f32)
+  %i = arith.fptosi %e#0 : f32 to i32
+  %j = arith.index_cast %i : i32 to index
+  // expected-error@+1 {{'memref.load' op uses a value that depends on the differentiated inputs; only coopvec ops carry gradients}}
+  %v = memref.load %t[%j] : memref<?xf32>
+  %y = "coopvec.mul"(%x, %v) : (!coopvec.vec<1, f32>, f32) -> !coopvec.vec<1, f32>
+  return %y : !coopvec.vec<1, f32>
+}
+
+// -----
+
+// ... and control flow.
+func.func @f(%x: !coopvec.vec<2, f32>, %c: i1) -> !coopvec.vec<2, f32> {
+  // expected-error@+1 {{'scf.if' op has regions; coopvec-autodiff differentiates straight-line code only (no control flow)}}
+  %r = scf.if %c -> !coopvec.vec<2, f32> {
+    %n = "coopvec.neg"(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+    scf.yield %n : !coopvec.vec<2, f32>
+  } else {
+    scf.yield %x : !coopvec.vec<2, f32>
+  }
+  return %r : !coopvec.vec<2, f32>
+}
