@@ -74,6 +74,18 @@ static const char *const kLayer =
     "!coopvec.vec<2, f32>\n"
     "  return %y : !coopvec.vec<2, f32>\n"
     "}\n"
+    // The same for a store and a reduce_sum_accumulate: their elements
+    // inside the buffer are written, the others dropped.
+    "func.func @divided_store(%x: !coopvec.vec<2, f32>, %v: memref<?xf32>, "
+    "%g: memref<?xf32>, %k: index) {\n"
+    "  %c2 = arith.constant 2 : index\n"
+    "  %o = arith.divui %k, %c2 : index\n"
+    "  \"coopvec.store\"(%x, %v, %o) : (!coopvec.vec<2, f32>, memref<?xf32>, "
+    "index) -> ()\n"
+    "  \"coopvec.reduce_sum_accumulate\"(%x, %g, %o) : (!coopvec.vec<2, f32>, "
+    "memref<?xf32>, index) -> ()\n"
+    "  return\n"
+    "}\n"
     "func.func @matrix_arg(%m: memref<4x4xf32>, %x: !coopvec.vec<2, f32>) "
     "-> !coopvec.vec<2, f32> {\n"
     "  return %x : !coopvec.vec<2, f32>\n"
@@ -415,6 +427,26 @@ static void testRunErrors(CoopvecEngine *engine) {
   layerFree(&d);
 }
 
+/// @divided_store at k = 14 on 3 threads: elements [7, 9) of 8, one
+/// outside. v[7] gets the last thread's x[0] and g[7] the sum of the
+/// threads' x[0]; element 8 is dropped, and each thread reports both ops
+/// (the report is checked at the call).
+static void testDividedStore(CoopvecEngine *engine) {
+  CoopvecFunction *function = lookup(engine, "divided_store");
+  float x[6] = {1, 2, 3, 4, 5, 6}, v[8] = {0}, g[8] = {0};
+  int64_t k = 14;
+  CoopvecArray args[4] = {
+      array(x, CoopvecDTypeF32, 6), array(v, CoopvecDTypeF32, 8),
+      array(g, CoopvecDTypeF32, 8), array(&k, CoopvecDTypeI64, 1)};
+  report(engine, "divui store outside",
+         coopvecFunctionRun(function, 3, args, 4, NULL, 0, 1));
+  for (int i = 0; i < 7; ++i)
+    if (v[i] != 0 || g[i] != 0)
+      printf("FAIL: element %d written: %g %g\n", i, v[i], g[i]);
+  if (v[7] != 5 || g[7] != 9)
+    printf("FAIL: v[7] = %g (not 5), g[7] = %g (not 9)\n", v[7], g[7]);
+}
+
 /// A store to v[2k + 1, 2k + 3) with k that make the offset invalid.
 static void testStoreErrors(CoopvecEngine *engine) {
   // CHECK-LABEL: testStoreErrors
@@ -455,6 +487,8 @@ static void testStoreErrors(CoopvecEngine *engine) {
          coopvecFunctionRun(divided, 1, args, 2, &result, 1, 1));
   if (x[0] != 5 || x[1] != 0)
     printf("FAIL: read %g %g, not 5 and 0 (outside)\n", x[0], x[1]);
+  // CHECK-NEXT: divui store outside: out of bounds: @divided_store: 6 accesses outside their buffer at run time (reads gave 0, writes were dropped); the first: thread 0 at -:{{[0-9]+}}:3 ('coopvec.store')
+  testDividedStore(engine);
   int64_t extent;
   // CHECK-NEXT: divui extent: unknown access: {{.*}} 'arith.divui'
   report(engine, "divui extent",
@@ -480,7 +514,7 @@ static void testStoreErrors(CoopvecEngine *engine) {
   report(engine, "no entry point",
          coopvecFunctionRun(plain, 1, &scalar, 1, NULL, 0, 1));
   CoopvecFunction *none = NULL;
-  // CHECK-NEXT: unknown entry: not found: no function @nope; available: @layer, @store, @masked, @divided, @matrix_arg, @plain
+  // CHECK-NEXT: unknown entry: not found: no function @nope; available: @layer, @store, @masked, @divided, @divided_store, @matrix_arg, @plain
   report(engine, "unknown entry", coopvecEngineLookup(engine, "nope", &none));
 }
 

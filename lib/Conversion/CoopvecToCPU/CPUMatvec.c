@@ -681,13 +681,15 @@ bool cpuLowerOuterProduct(CoopvecPerThread *p, MlirOperation op) {
 //===----------------------------------------------------------------------===//
 
 /// Per element of v, a masked lane reduction and one atomic add per group,
-/// in an element loop.
+/// in an element loop; under a bounds mask (checked at run time), only the
+/// elements inside the buffer are added.
 bool cpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op) {
   CPULowering *l = cpuOf(p);
   MlirValue value = mlirOperationGetOperand(op, 0);
   MlirValue gradient = coopvecScalarOperand(p, mlirOperationGetOperand(op, 1));
   MlirValue offset = coopvecScalarOperand(p, mlirOperationGetOperand(op, 2));
   MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(gradient));
+  MlirValue mask = coopvecTransferMask(p, &p->body, (MlirValue){NULL});
   coopvecPrepareForLoop(p, value);
   CoopvecLoop loop = coopvecElementLoop(p, coopvecVecSizeOf(value));
   CoopvecBuilder *b = &loop.body;
@@ -695,7 +697,17 @@ bool cpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op) {
   MlirValue sum = coopvecBuildReduceAdd(b, cpuMaskLanes(l, b, row));
   MlirValue index =
       coopvecBuildBinaryOp(b, "arith.addi", offset, loop.inductionVar);
-  coopvecBuildAtomicAdd(b, coopvecNarrowTo(b, sum, element), gradient, index);
+  if (mlirValueIsNull(mask)) {
+    coopvecBuildAtomicAdd(b, coopvecNarrowTo(b, sum, element), gradient,
+                          index);
+  } else {
+    CoopvecIf inside = coopvecBuildIf(
+        b, coopvecBuildExtractDynamic(b, mask, loop.inductionVar));
+    coopvecBuildAtomicAdd(&inside.then,
+                          coopvecNarrowTo(&inside.then, sum, element), gradient,
+                          index);
+    coopvecFinishIf(&inside);
+  }
   coopvecFinishFor(&loop, 0, NULL);
   return true;
 }

@@ -424,10 +424,13 @@ bool cpuLowerStore(CoopvecPerThread *p, MlirOperation op) {
   coopvecFinishFor(&loop, 1, &inserted);
   MlirValue vector = mlirOperationGetResult(loop.op, 0);
   MlirValue offset = coopvecScalarOperand(p, mlirOperationGetOperand(op, 2));
-  if (coopvecOpIs(op, CoopvecOpMaskedStore)) {
-    MlirValue operands[] = {
-        base, offset, coopvecScalarOperand(p, mlirOperationGetOperand(op, 3)),
-        vector};
+  MlirValue mask = coopvecTransferMask(
+      p, &p->body,
+      coopvecOpIs(op, CoopvecOpMaskedStore)
+          ? coopvecScalarOperand(p, mlirOperationGetOperand(op, 3))
+          : (MlirValue){NULL});
+  if (!mlirValueIsNull(mask)) {
+    MlirValue operands[] = {base, offset, mask, vector};
     coopvecBuild0(&p->body, "vector.maskedstore", 4, operands, 0, NULL);
   } else {
     MlirValue operands[] = {vector, base, offset};

@@ -57,19 +57,29 @@ static void accumulateSubgroupSum(GPULowering *l, CoopvecBuilder *b,
 
 typedef struct ReduceSum {
   MlirValue gradient, offset;
+  MlirValue mask; // the elements inside the buffer (checked at run time)
 } ReduceSum;
 
 static void reduceElement(GPULowering *l, CoopvecBuilder *b, MlirValue element,
                           MlirValue index, void *state) {
   const ReduceSum *reduce = state;
   MlirValue at = coopvecBuildBinaryOp(b, "arith.addi", reduce->offset, index);
-  accumulateSubgroupSum(l, b, element, reduce->gradient, at);
+  if (mlirValueIsNull(reduce->mask)) {
+    accumulateSubgroupSum(l, b, element, reduce->gradient, at);
+    return;
+  }
+  // The mask is uniform: the whole subgroup takes the same branch.
+  CoopvecIf inside =
+      coopvecBuildIf(b, coopvecBuildExtractDynamic(b, reduce->mask, index));
+  accumulateSubgroupSum(l, &inside.then, element, reduce->gradient, at);
+  coopvecFinishIf(&inside);
 }
 
 /// grad[offset + i] += v_i summed over all threads.
 bool gpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op) {
   ReduceSum reduce = {coopvecScalarOperand(p, mlirOperationGetOperand(op, 1)),
-                      coopvecScalarOperand(p, mlirOperationGetOperand(op, 2))};
+                      coopvecScalarOperand(p, mlirOperationGetOperand(op, 2)),
+                      coopvecTransferMask(p, &p->body, (MlirValue){NULL})};
   gpuForEachElement(gpuOf(p), &p->body, mlirOperationGetOperand(op, 0),
                     reduceElement, &reduce);
   return true;

@@ -169,6 +169,7 @@ bool gpuLowerStore(CoopvecPerThread *p, MlirOperation op) {
       .element = mlirShapedTypeGetElementType(mlirValueGetType(base))};
   if (coopvecOpIs(op, CoopvecOpMaskedStore))
     store.mask = coopvecScalarOperand(p, mlirOperationGetOperand(op, 3));
+  store.mask = coopvecTransferMask(p, &p->body, store.mask);
   CoopvecIf guard = coopvecBuildIf(&p->body, l->isLast);
   gpuForEachElement(l, &guard.then, mlirOperationGetOperand(op, 0),
                     storeElement, &store);

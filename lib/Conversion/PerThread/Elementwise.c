@@ -307,7 +307,9 @@ static MlirValue loadElement(CoopvecPerThread *p, MlirOperation op,
 /// then starts its sums from the memory directly, with no tile to fill
 /// and read back per group (nothing can write memory in between).
 static bool deferToMatvec(CoopvecPerThread *p, MlirOperation op) {
-  if (!p->mapping->matvecReadsBiasLoads || !coopvecOpIs(op, CoopvecOpLoad))
+  // A load checked at run time is masked here, which the matvec would not.
+  if (!p->mapping->matvecReadsBiasLoads || !coopvecOpIs(op, CoopvecOpLoad) ||
+      !mlirValueIsNull(p->boundsMask))
     return false;
   MlirValue result = mlirOperationGetResult(op, 0);
   MlirOpOperand use = mlirValueGetFirstUse(result);
@@ -319,10 +321,27 @@ static bool deferToMatvec(CoopvecPerThread *p, MlirOperation op) {
          mlirOpOperandGetOperandNumber(use) == 2;
 }
 
-/// Offsets and masks are uniform (no per-thread value can reach an index
-/// or an i1 vector), so a per-thread load reads the same N elements for
-/// every thread: one vector load, then each element broadcast. Masked-off
-/// elements are not accessed (vector.maskedload) and take the padding.
+/// The vector.maskedload of a load checked at run time: elements outside
+/// the buffer are not accessed and read 0; a masked load's masked-off
+/// elements take the uniform padding (operands[3]) as before.
+static MlirValue loadInsideBounds(CoopvecPerThread *p, MlirValue *operands,
+                                  MlirType type) {
+  MlirValue userMask = operands[2];
+  MlirValue zeros = coopvecBuildFloatSplatConstant(&p->body, type, 0.0);
+  if (!mlirValueIsNull(userMask))
+    operands[3] = coopvecBuildSelect(&p->body, userMask, zeros, operands[3]);
+  else
+    operands[3] = zeros;
+  operands[2] = coopvecTransferMask(p, &p->body, userMask);
+  return coopvecBuild1(&p->body, "vector.maskedload", 4, operands, type, 0,
+                       NULL);
+}
+
+/// A load at a uniform offset (Walk.c sends varying ones to Memory.c)
+/// reads the same N elements for every thread: one vector load, then each
+/// element broadcast. Masked-off elements are not accessed
+/// (vector.maskedload) and take the padding; so are elements outside the
+/// buffer of a load checked at run time, which read 0.
 bool coopvecLowerLoad(CoopvecPerThread *p, MlirOperation op) {
   MlirValue result = mlirOperationGetResult(op, 0);
   if (deferToMatvec(p, op)) {
@@ -352,11 +371,14 @@ bool coopvecLowerLoad(CoopvecPerThread *p, MlirOperation op) {
     operands[3] = perThreadPadding
                       ? coopvecBuildFloatSplatConstant(&p->body, type, 0.0)
                       : coopvecBuildBroadcast(&p->body, padding, type);
+  }
+  if (!mlirValueIsNull(p->boundsMask))
+    loaded = loadInsideBounds(p, operands, type);
+  else if (coopvecOpIs(op, CoopvecOpMaskedLoad))
     loaded = coopvecBuild1(&p->body, "vector.maskedload", 4, operands, type, 0,
                            NULL);
-  } else {
+  else
     loaded = coopvecBuild1(&p->body, "vector.load", 2, operands, type, 0, NULL);
-  }
   return mapElementwise(p, op, size, 0, 0, loadElement, &loaded);
 }
 

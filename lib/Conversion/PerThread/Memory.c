@@ -288,32 +288,38 @@ static intptr_t offsetOperand(MlirOperation op) {
 }
 
 bool coopvecTransferIsVarying(const CoopvecPerThread *p, MlirOperation op) {
-  MlirValue offset = mlirOperationGetOperand(op, offsetOperand(op));
-  return coopvecValueIsVarying(p, offset) ||
-         (p->boundsChecks && coopvecPointerMapFind(&p->prechecked, op.ptr) < 0);
+  return coopvecValueIsVarying(p, mlirOperationGetOperand(op, offsetOperand(op)));
 }
 
-/// A transfer of N elements at a varying offset: thread t accesses
-/// elements offset_t + i of `buffer` (i < N, where the mask is set).
+/// Whether the transfer `op` is checked at run time.
+static bool isCheckedAtRunTime(const CoopvecPerThread *p, MlirOperation op) {
+  return p->boundsChecks && coopvecPointerMapFind(&p->prechecked, op.ptr) < 0;
+}
+
+/// A transfer of N elements: thread t accesses elements offset_t + i of
+/// `buffer` (i < N, where the mask is set).
 typedef struct Transfer {
   MlirOperation op;
-  MlirValue buffer, offset, size; // offset varying; size uniform
+  MlirValue buffer, offset, size; // offset varying or not; size uniform
   MlirValue mask;                 // vector<N x i1> (uniform) or null
   MlirType element;               // of the buffer
+  bool varying;                   // the offset is varying
   bool checked;
 } Transfer;
 
 static Transfer transferOf(CoopvecPerThread *p, MlirOperation op,
                            intptr_t bufferOperand, intptr_t maskOperand) {
   Transfer t = {.op = op};
+  MlirValue offset = mlirOperationGetOperand(op, offsetOperand(op));
+  t.varying = coopvecValueIsVarying(p, offset);
   t.buffer =
       coopvecScalarOperand(p, mlirOperationGetOperand(op, bufferOperand));
-  t.offset =
-      coopvecVaryingOperand(p, mlirOperationGetOperand(op, offsetOperand(op)));
+  t.offset = t.varying ? coopvecVaryingOperand(p, offset)
+                       : coopvecScalarOperand(p, offset);
   t.element = mlirShapedTypeGetElementType(mlirValueGetType(t.buffer));
   if (maskOperand >= 0)
     t.mask = coopvecScalarOperand(p, mlirOperationGetOperand(op, maskOperand));
-  t.checked = p->boundsChecks;
+  t.checked = t.varying ? p->boundsChecks : isCheckedAtRunTime(p, op);
   if (t.checked)
     t.size = argumentSize(p, t.buffer);
   return t;
@@ -360,7 +366,8 @@ static MlirValue maskBound(CoopvecPerThread *p, MlirValue mask, intptr_t count,
 
 /// Whether each thread's transfer leaves the buffer: the first and the last
 /// element it accesses are inside exactly when all are (the elements
-/// between them are consecutive), so one test per thread and op.
+/// between them are consecutive), so one test per thread and op (uniform
+/// when the offset is).
 static MlirValue transferInside(CoopvecPerThread *p, const Transfer *t,
                                 intptr_t count) {
   CoopvecBuilder *b = &p->body;
@@ -369,16 +376,16 @@ static MlirValue transferInside(CoopvecPerThread *p, const Transfer *t,
     first = maskBound(p, t->mask, count, "#vector.kind<minui>", count);
     last = maskBound(p, t->mask, count, "#vector.kind<maxui>", 0);
   }
-  MlirValue size = p->mapping->broadcast(p, b, t->size);
+  MlirValue size = inFormOf(p, t->size, t->varying);
   MlirValue inside = coopvecBuildBinaryOp(
       b, "arith.andi",
       coopvecBuildCmpI(b, COOPVEC_CMPI_ULT,
                        coopvecBuildBinaryOp(b, "arith.addi", t->offset,
-                                            p->mapping->broadcast(p, b, first)),
+                                            inFormOf(p, first, t->varying)),
                        size),
       coopvecBuildCmpI(b, COOPVEC_CMPI_ULT,
                        coopvecBuildBinaryOp(b, "arith.addi", t->offset,
-                                            p->mapping->broadcast(p, b, last)),
+                                            inFormOf(p, last, t->varying)),
                        size));
   if (mlirValueIsNull(t->mask))
     return inside;
@@ -394,7 +401,7 @@ static MlirValue transferInside(CoopvecPerThread *p, const Transfer *t,
       b, COOPVEC_CMPI_EQ, any,
       coopvecBuildIntConstant(b, mlirIntegerTypeGet(ctx, 1), 0));
   return coopvecBuildBinaryOp(b, "arith.ori", inside,
-                              p->mapping->broadcast(p, b, none));
+                              inFormOf(p, none, t->varying));
 }
 
 static void reportTransfer(CoopvecPerThread *p, const Transfer *t,
@@ -465,6 +472,57 @@ bool coopvecLowerVaryingTransfer(CoopvecPerThread *p, MlirOperation op) {
   if (coopvecOpIs(op, CoopvecOpLoad) || coopvecOpIs(op, CoopvecOpMaskedLoad))
     return lowerVaryingLoad(p, op);
   return lowerVaryingStore(p, op);
+}
+
+//===----------------------------------------------------------------------===//
+// coopvec transfers at uniform offsets, checked at run time
+//===----------------------------------------------------------------------===//
+
+/// The elements of a uniform transfer inside its buffer: the first
+/// `size - offset` (none when offset >= size, unsigned), a create_mask.
+static MlirValue boundsMaskOf(CoopvecPerThread *p, const Transfer *t,
+                              int64_t count) {
+  CoopvecBuilder *b = &p->body;
+  MlirValue starts = coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, t->offset, t->size);
+  MlirValue left = coopvecBuildSelect(
+      b, starts, coopvecBuildBinaryOp(b, "arith.subi", t->size, t->offset),
+      indexConstant(p, 0));
+  return coopvecBuildCreateMask(b, count, left);
+}
+
+/// A uniform offset is the same in every thread: one test per op, not per
+/// thread, and the access keeps its uniform form (one vector load, the
+/// target's store or reduction) with the elements outside masked off, as a
+/// masked transfer's are. Loads of weights inside loops and branches (not
+/// checked before the run) thus cost a compare and a mask.
+bool coopvecLowerUniformTransfer(CoopvecPerThread *p, MlirOperation op,
+                                 bool (*lower)(CoopvecPerThread *,
+                                               MlirOperation)) {
+  if (!isCheckedAtRunTime(p, op))
+    return lower(p, op);
+  bool load = coopvecOpIs(op, CoopvecOpLoad) ||
+              coopvecOpIs(op, CoopvecOpMaskedLoad);
+  bool masked = coopvecOpIs(op, CoopvecOpMaskedLoad) ||
+                coopvecOpIs(op, CoopvecOpMaskedStore);
+  intptr_t maskOperand = masked ? (load ? 2 : 3) : -1;
+  Transfer t = transferOf(p, op, load ? 0 : 1, maskOperand);
+  intptr_t count =
+      coopvecVecSizeOf(load ? mlirOperationGetResult(op, 0)
+                            : mlirOperationGetOperand(op, 0));
+  reportTransfer(p, &t, count);
+  p->boundsMask = boundsMaskOf(p, &t, count);
+  bool ok = lower(p, op);
+  p->boundsMask = (MlirValue){NULL};
+  return ok;
+}
+
+MlirValue coopvecTransferMask(CoopvecPerThread *p, CoopvecBuilder *b,
+                              MlirValue mask) {
+  if (mlirValueIsNull(p->boundsMask))
+    return mask;
+  if (mlirValueIsNull(mask))
+    return p->boundsMask;
+  return coopvecBuildBinaryOp(b, "arith.andi", mask, p->boundsMask);
 }
 
 //===----------------------------------------------------------------------===//

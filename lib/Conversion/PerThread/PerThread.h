@@ -209,6 +209,11 @@ typedef struct CoopvecPerThread {
   /// Run-time bounds checks (Memory.c): the accesses checked, in order (a
   /// report names one by its index), and the status buffer they report to.
   bool boundsChecks;
+  /// While a coopvec transfer at a uniform offset that is checked at run
+  /// time is lowered: the elements inside its buffer (a uniform
+  /// vector<N x i1>); null otherwise. The targets' store and reduce_sum
+  /// hooks access only those (coopvecTransferMask).
+  MlirValue boundsMask;
   MlirOperation *checks;
   intptr_t numChecks, checksCapacity;
   MlirValue status;
@@ -306,6 +311,18 @@ bool coopvecLowerMemrefOp(CoopvecPerThread *p, MlirOperation op);
 bool coopvecLowerVaryingTransfer(CoopvecPerThread *p, MlirOperation op);
 /// Whether a coopvec transfer's offset is varying.
 bool coopvecTransferIsVarying(const CoopvecPerThread *p, MlirOperation op);
+/// Lowers a coopvec transfer at a uniform offset with `lower` (the load
+/// or the target's store / reduce_sum hook). When the transfer is checked
+/// at run time, the active threads are reported if it leaves its buffer,
+/// and `lower` runs with `boundsMask` set (Memory.c).
+bool coopvecLowerUniformTransfer(CoopvecPerThread *p, MlirOperation op,
+                                 bool (*lower)(CoopvecPerThread *,
+                                               MlirOperation));
+/// The elements a uniform transfer accesses: its own mask (a masked op's
+/// `mask`, or null) and `boundsMask` combined, or null when every element
+/// is accessed.
+MlirValue coopvecTransferMask(CoopvecPerThread *p, CoopvecBuilder *b,
+                              MlirValue mask);
 /// The index of the run-time bounds check of `op` (a new one).
 int64_t coopvecAddCheck(CoopvecPerThread *p, MlirOperation op);
 /// Records the checks of lowered function `lowered` in `module`'s

@@ -173,21 +173,24 @@ static bool lowerCoopvecOp(CoopvecPerThread *p, MlirOperation op,
     return coopvecLowerElementwiseOp(p, op);
   case CoopvecOpLoad:
   case CoopvecOpMaskedLoad:
-    return coopvecTransferIsVarying(p, op) ? coopvecLowerVaryingTransfer(p, op)
-                                           : coopvecLowerLoad(p, op);
+    return coopvecTransferIsVarying(p, op)
+               ? coopvecLowerVaryingTransfer(p, op)
+               : coopvecLowerUniformTransfer(p, op, coopvecLowerLoad);
   case CoopvecOpMatrixView:
     return coopvecLowerMatrixView(p, op);
   case CoopvecOpStore:
   case CoopvecOpMaskedStore:
-    return coopvecTransferIsVarying(p, op) ? coopvecLowerVaryingTransfer(p, op)
-                                           : m->lowerStore(p, op);
+    return coopvecTransferIsVarying(p, op)
+               ? coopvecLowerVaryingTransfer(p, op)
+               : coopvecLowerUniformTransfer(p, op, m->lowerStore);
   case CoopvecOpMatvec:
     return m->lowerMatvec(p, op);
   case CoopvecOpOuterProductAccumulate:
     return m->lowerOuterProduct(p, op);
   case CoopvecOpReduceSumAccumulate:
-    return coopvecTransferIsVarying(p, op) ? coopvecLowerVaryingTransfer(p, op)
-                                           : m->lowerReduceSum(p, op);
+    return coopvecTransferIsVarying(p, op)
+               ? coopvecLowerVaryingTransfer(p, op)
+               : coopvecLowerUniformTransfer(p, op, m->lowerReduceSum);
   case CoopvecOpCount:
     break;
   }

@@ -218,3 +218,40 @@ func.func @switch(%x: !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32> {
   }
   return %r : !coopvec.vec<1, f32>
 }
+
+// -----
+
+// Weights at a uniform offset the engine cannot check before the run (it
+// depends on the loop's induction variable): one test per op and group,
+// not per lane. The load stays one vector load, masked to the elements
+// inside the buffer; reduce_sum_accumulate adds only those.
+// CHECK-LABEL: func.func @weights_in_loop_batched(
+// CHECK:         %[[DIM:.*]] = memref.dim %{{.*}}, %c0 : memref<?xf32>
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
+// CHECK-NEXT:      %[[OFF:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK:           scf.if
+// CHECK:             memref.atomic_rmw addi
+// CHECK:           %[[STARTS:.*]] = arith.cmpi ult, %[[OFF]], %[[DIM]] : index
+// CHECK-NEXT:      %[[LEFT:.*]] = arith.subi %[[DIM]], %[[OFF]] : index
+// CHECK-NEXT:      %[[N:.*]] = arith.select %[[STARTS]], %[[LEFT]], %c0 : index
+// CHECK-NEXT:      %[[MASK:.*]] = vector.create_mask %[[N]] : vector<2xi1>
+// CHECK:           vector.maskedload %{{.*}}[%[[OFF]]], %[[MASK]], %{{.*}} : memref<?xf32>, vector<2xi1>, vector<2xf32> into vector<2xf32>
+// CHECK-NOT:       vector.gather
+// CHECK:           %[[GMASK:.*]] = vector.create_mask %{{.*}} : vector<2xi1>
+// CHECK:           scf.for %[[E:.*]] =
+// CHECK:             %[[BIT:.*]] = vector.extract %[[GMASK]][%[[E]]] : i1 from vector<2xi1>
+// CHECK-NEXT:        scf.if %[[BIT]] {
+// CHECK-NEXT:          memref.atomic_rmw addf
+func.func @weights_in_loop(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %g: memref<?xf32>, %n: index) -> !coopvec.vec<2, f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> !coopvec.vec<2, f32> {
+    %off = arith.muli %i, %c2 : index
+    %b = "coopvec.load"(%w, %off) : (memref<?xf32>, index) -> !coopvec.vec<2, f32>
+    %y = "coopvec.add"(%acc, %b) : (!coopvec.vec<2, f32>, !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+    "coopvec.reduce_sum_accumulate"(%y, %g, %off) : (!coopvec.vec<2, f32>, memref<?xf32>, index) -> ()
+    scf.yield %y : !coopvec.vec<2, f32>
+  }
+  return %r : !coopvec.vec<2, f32>
+}
