@@ -115,3 +115,37 @@ func.func @masked(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>, %s: f32) -> !coop
   }
   return %x : !coopvec.vec<2, f32>
 }
+
+// -----
+
+// Weights at a uniform offset checked at run time (it depends on the
+// loop's induction variable): the same load in every thread, masked to the
+// elements inside the buffer, and the subgroup sums of
+// reduce_sum_accumulate under a uniform bit of that mask, so the subgroup
+// stays converged. Without checks, neither mask.
+// CHECK-LABEL: gpu.func @weights_in_loop_kernel(
+// CHECK:         scf.for
+// CHECK:           %[[MASK:.*]] = vector.create_mask %{{.*}} : vector<2xi1>
+// CHECK:           vector.maskedload %{{.*}}, %[[MASK]], %{{.*}} : memref<?xf32>, vector<2xi1>, vector<2xf32> into vector<2xf32>
+// CHECK:           %[[GMASK:.*]] = vector.create_mask %{{.*}} : vector<2xi1>
+// CHECK:           %[[BIT:.*]] = vector.extract %[[GMASK]][%c0] : i1 from vector<2xi1>
+// CHECK-NEXT:      scf.if %[[BIT]] {
+// CHECK:             gpu.subgroup_reduce add
+// UNCHECKED-LABEL: gpu.func @weights_in_loop_kernel(
+// UNCHECKED-NOT:   vector.create_mask
+// UNCHECKED:       vector.load
+// UNCHECKED-NOT:   vector.create_mask
+// UNCHECKED:       gpu.return
+func.func @weights_in_loop(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %g: memref<?xf32>, %n: index) -> !coopvec.vec<2, f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> !coopvec.vec<2, f32> {
+    %off = arith.muli %i, %c2 : index
+    %b = "coopvec.load"(%w, %off) : (memref<?xf32>, index) -> !coopvec.vec<2, f32>
+    %y = "coopvec.add"(%acc, %b) : (!coopvec.vec<2, f32>, !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+    "coopvec.reduce_sum_accumulate"(%y, %g, %off) : (!coopvec.vec<2, f32>, memref<?xf32>, index) -> ()
+    scf.yield %y : !coopvec.vec<2, f32>
+  }
+  return %r : !coopvec.vec<2, f32>
+}
