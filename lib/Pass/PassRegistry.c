@@ -29,12 +29,12 @@ extern const CoopvecPassDef coopvecInlinePassDef;
 extern const CoopvecPassDef coopvecExpandMathPassDef;
 
 static const CoopvecPassDef *const passDefs[] = {
-    &coopvecVerifyPassDef,          &coopvecCanonicalizePassDef,
-    &coopvecConvertToCPUPassDef,    &coopvecLLVMLoopAnnotationsPassDef,
-    &coopvecAutodiffPassDef,        &coopvecExpandMathPassDef,
-    &coopvecInlinePassDef,          &coopvecConvertToGPUPassDef,
-    &coopvecPrepareNVVMPassDef,     &coopvecCheckNVVMTargetPassDef,
-    &coopvecPrepareSPIRVPassDef,    &coopvecNestSPIRVPassDef,
+    &coopvecVerifyPassDef,       &coopvecCanonicalizePassDef,
+    &coopvecConvertToCPUPassDef, &coopvecLLVMLoopAnnotationsPassDef,
+    &coopvecAutodiffPassDef,     &coopvecExpandMathPassDef,
+    &coopvecInlinePassDef,       &coopvecConvertToGPUPassDef,
+    &coopvecPrepareNVVMPassDef,  &coopvecCheckNVVMTargetPassDef,
+    &coopvecPrepareSPIRVPassDef, &coopvecNestSPIRVPassDef,
     &coopvecFinishSPIRVPassDef,
 };
 

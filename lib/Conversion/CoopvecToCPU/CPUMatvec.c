@@ -698,8 +698,7 @@ bool cpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op) {
   MlirValue index =
       coopvecBuildBinaryOp(b, "arith.addi", offset, loop.inductionVar);
   if (mlirValueIsNull(mask)) {
-    coopvecBuildAtomicAdd(b, coopvecNarrowTo(b, sum, element), gradient,
-                          index);
+    coopvecBuildAtomicAdd(b, coopvecNarrowTo(b, sum, element), gradient, index);
   } else {
     CoopvecIf inside = coopvecBuildIf(
         b, coopvecBuildExtractDynamic(b, mask, loop.inductionVar));

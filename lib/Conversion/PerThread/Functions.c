@@ -166,8 +166,8 @@ bool coopvecPrepareFunctions(MlirOperation module,
                              const CoopvecFunctionList *perThread,
                              const char *passName, const char *suffix,
                              CoopvecTargetOpCheck targetCheck) {
-  bool ok = coopvecCheckAndInline(perThread->ops, perThread->count, module,
-                                  passName);
+  bool ok =
+      coopvecCheckAndInline(perThread->ops, perThread->count, module, passName);
   if (!ok)
     return false;
   for (intptr_t i = 0; i < perThread->count; ++i)

@@ -169,8 +169,8 @@ static Place placeOf(CoopvecPerThread *p, MlirOperation op, MlirValue memref,
       local ? local->storage : coopvecScalarOperand(p, memref);
   place.access.element =
       local ? local->element : mlirShapedTypeGetElementType(type);
-  bool checked = p->boundsChecks &&
-                 coopvecPointerMapFind(&p->prechecked, op.ptr) < 0;
+  bool checked =
+      p->boundsChecks && coopvecPointerMapFind(&p->prechecked, op.ptr) < 0;
   bool known = true;
   MlirValue linear = {NULL};
   for (intptr_t d = 0; d < rank; ++d) {
@@ -182,8 +182,9 @@ static Place placeOf(CoopvecPerThread *p, MlirOperation op, MlirValue memref,
       place.inside = andInside(
           &p->body, place.inside,
           insideBound(p, index,
-                      local ? indexConstant(p, mlirShapedTypeGetDimSize(type, d))
-                            : argumentSize(p, place.access.buffer),
+                      local
+                          ? indexConstant(p, mlirShapedTypeGetDimSize(type, d))
+                          : argumentSize(p, place.access.buffer),
                       place.varying, &known));
     if (d == 0) {
       linear = index;
@@ -288,7 +289,8 @@ static intptr_t offsetOperand(MlirOperation op) {
 }
 
 bool coopvecTransferIsVarying(const CoopvecPerThread *p, MlirOperation op) {
-  return coopvecValueIsVarying(p, mlirOperationGetOperand(op, offsetOperand(op)));
+  return coopvecValueIsVarying(p,
+                               mlirOperationGetOperand(op, offsetOperand(op)));
 }
 
 /// Whether the transfer `op` is checked at run time.
@@ -500,15 +502,14 @@ bool coopvecLowerUniformTransfer(CoopvecPerThread *p, MlirOperation op,
                                                MlirOperation)) {
   if (!isCheckedAtRunTime(p, op))
     return lower(p, op);
-  bool load = coopvecOpIs(op, CoopvecOpLoad) ||
-              coopvecOpIs(op, CoopvecOpMaskedLoad);
+  bool load =
+      coopvecOpIs(op, CoopvecOpLoad) || coopvecOpIs(op, CoopvecOpMaskedLoad);
   bool masked = coopvecOpIs(op, CoopvecOpMaskedLoad) ||
                 coopvecOpIs(op, CoopvecOpMaskedStore);
   intptr_t maskOperand = masked ? (load ? 2 : 3) : -1;
   Transfer t = transferOf(p, op, load ? 0 : 1, maskOperand);
-  intptr_t count =
-      coopvecVecSizeOf(load ? mlirOperationGetResult(op, 0)
-                            : mlirOperationGetOperand(op, 0));
+  intptr_t count = coopvecVecSizeOf(load ? mlirOperationGetResult(op, 0)
+                                         : mlirOperationGetOperand(op, 0));
   reportTransfer(p, &t, count);
   p->boundsMask = boundsMaskOf(p, &t, count);
   bool ok = lower(p, op);
