@@ -186,26 +186,6 @@ static void createMask(CPULowering *l) {
   l->p.active = l->mask;
 }
 
-/// With run-time bounds checks, @f_batched took a status argument (last):
-/// its type joins the signature, and the checks are named for the engine.
-static void finishSignature(CPULowering *l, MlirOperation module,
-                            MlirOperation batched) {
-  if (mlirValueIsNull(l->p.status))
-    return;
-  MlirContext ctx = l->p.ctx;
-  intptr_t count = mlirBlockGetNumArguments(l->entryBlock);
-  MlirType *inputs = calloc((size_t)count, sizeof(MlirType));
-  if (!inputs)
-    abort();
-  for (intptr_t i = 0; i < count; ++i)
-    inputs[i] = mlirValueGetType(mlirBlockGetArgument(l->entryBlock, i));
-  mlirOperationSetAttributeByName(
-      batched, mlirStringRefCreateFromCString("function_type"),
-      mlirTypeAttrGet(mlirFunctionTypeGet(ctx, count, inputs, 0, NULL)));
-  free(inputs);
-  coopvecRecordBoundsChecks(&l->p, module, coopvecSymbolNameOf(batched));
-}
-
 /// Maps the arguments of `func` to those of the batched function: vec
 /// arguments are gathered, the others are uniform and used directly.
 static void mapArguments(CPULowering *l, MlirBlock original) {
@@ -247,7 +227,7 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
   if (ok)
     cpuStoreResults(&l, mlirBlockGetTerminator(original),
                     1 + mlirBlockGetNumArguments(original));
-  finishSignature(&l, module, batched);
+  coopvecFinishStatusSignature(&l.p, l.entryBlock, batched, module);
   coopvecPerThreadFree(&l.p);
   coopvecPointerMapFree(&l.lastLanes);
   free(l.widened);

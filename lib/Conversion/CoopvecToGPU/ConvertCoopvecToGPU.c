@@ -391,27 +391,6 @@ static int64_t registerElementsFor(const GPUConfig *config,
                            : GPU_REGISTER_ELEMENTS_MMA;
 }
 
-/// With run-time bounds checks, the kernel took a status argument (last):
-/// its type joins the signature, and the checks are named for the engine.
-static void finishSignature(GPULowering *l, MlirOperation kernel) {
-  MlirOperation module =
-      mlirOperationGetParentOperation(mlirOperationGetParentOperation(kernel));
-  if (mlirValueIsNull(l->p.status))
-    return;
-  MlirContext ctx = l->p.ctx;
-  intptr_t count = mlirBlockGetNumArguments(l->entryBlock);
-  MlirType *inputs = calloc((size_t)count, sizeof(MlirType));
-  if (!inputs)
-    abort();
-  for (intptr_t i = 0; i < count; ++i)
-    inputs[i] = mlirValueGetType(mlirBlockGetArgument(l->entryBlock, i));
-  mlirOperationSetAttributeByName(
-      kernel, mlirStringRefCreateFromCString("function_type"),
-      mlirTypeAttrGet(mlirFunctionTypeGet(ctx, count, inputs, 0, NULL)));
-  free(inputs);
-  coopvecRecordBoundsChecks(&l->p, module, coopvecSymbolNameOf(kernel));
-}
-
 /// Builds @f_kernel from the checked per-thread function `func`, then
 /// erases `func`.
 static bool lowerFunction(MlirOperation gpuModule, MlirOperation func,
@@ -438,7 +417,9 @@ static bool lowerFunction(MlirOperation gpuModule, MlirOperation func,
   if (ok)
     gpuStoreResults(&l, mlirBlockGetTerminator(original),
                     1 + mlirBlockGetNumArguments(original));
-  finishSignature(&l, kernel);
+  coopvecFinishStatusSignature(
+      &l.p, l.entryBlock, kernel,
+      mlirOperationGetParentOperation(mlirOperationGetParentOperation(kernel)));
   coopvecPerThreadFree(&l.p);
   mlirOperationDestroy(func);
   return ok;

@@ -570,3 +570,20 @@ void coopvecRecordBoundsChecks(const CoopvecPerThread *p, MlirOperation module,
       module, key, mlirDictionaryAttrGet(p->ctx, count + 1, entries));
   free(entries);
 }
+
+void coopvecFinishStatusSignature(const CoopvecPerThread *p, MlirBlock entry,
+                                  MlirOperation lowered, MlirOperation module) {
+  if (mlirValueIsNull(p->status))
+    return;
+  intptr_t count = mlirBlockGetNumArguments(entry);
+  MlirType *inputs = calloc((size_t)count, sizeof(MlirType));
+  if (!inputs)
+    abort();
+  for (intptr_t i = 0; i < count; ++i)
+    inputs[i] = mlirValueGetType(mlirBlockGetArgument(entry, i));
+  mlirOperationSetAttributeByName(
+      lowered, mlirStringRefCreateFromCString("function_type"),
+      mlirTypeAttrGet(mlirFunctionTypeGet(p->ctx, count, inputs, 0, NULL)));
+  free(inputs);
+  coopvecRecordBoundsChecks(p, module, coopvecSymbolNameOf(lowered));
+}

@@ -331,6 +331,11 @@ int64_t coopvecAddCheck(CoopvecPerThread *p, MlirOperation op);
 /// attributes survive every pipeline; docs/execution-engine.md).
 void coopvecRecordBoundsChecks(const CoopvecPerThread *p, MlirOperation module,
                                MlirStringRef lowered);
+/// With run-time bounds checks, the lowered function `lowered` (whose body
+/// is `entry`) took a status argument (last): its type joins the
+/// signature, and the checks are recorded in `module`. Nothing without.
+void coopvecFinishStatusSignature(const CoopvecPerThread *p, MlirBlock entry,
+                                  MlirOperation lowered, MlirOperation module);
 
 /// An array of `count` null values (at least one); out of memory aborts,
 /// so the result is never NULL.
