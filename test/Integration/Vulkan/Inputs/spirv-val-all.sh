@@ -32,30 +32,9 @@ lower() {
     return 1
   fi
   if ! "$spirv_val" --target-env vulkan1.2 "$out" > "$scratch/$1.$3.val" 2>&1; then
-    if known_int64_atomics "$out" "$scratch/$1.$3.val"; then
-      echo "KNOWN-INT64-ATOMICS $1 ($4)"
-      return 0
-    fi
     fail "$1" "spirv-val ($4): $(head -c 400 "$scratch/$1.$3.val")"
     return 1
   fi
-}
-
-# known_int64_atomics BINARY LOG: a known bug (spirv-val.test): the
-# run-time bounds checks of per-thread code count their accesses with
-# 64-bit atomics (OpAtomicIAdd / OpAtomicSMin on the status buffer), and the
-# module does not declare the Int64Atomics capability. Such a module is
-# validated again with the capability added (disassembled, one line added,
-# reassembled for the module's SPIR-V version): true when that one passes,
-# so that every other rule is still checked.
-known_int64_atomics() {
-  local version
-  grep -q "64-bit atomics require the Int64Atomics capability" "$2" || return 1
-  version=$(spirv-dis "$1" | sed -n 's/^; Version: \([0-9.]*\)$/\1/p')
-  spirv-dis "$1" |
-    sed '0,/OpCapability Shader/s//OpCapability Shader\n               OpCapability Int64Atomics/' |
-    spirv-as --target-env "spv$version" -o "$1.int64" - &&
-    "$spirv_val" --target-env vulkan1.2 "$1.int64" > "$2.int64" 2>&1
 }
 
 check() {
