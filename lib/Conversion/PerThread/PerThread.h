@@ -214,6 +214,9 @@ typedef struct CoopvecPerThread {
   /// vector<N x i1>); null otherwise. The targets' store and reduce_sum
   /// hooks access only those (coopvecTransferMask).
   MlirValue boundsMask;
+  /// With boundsMask: how many of its elements are inside the buffer (a
+  /// uniform index), for element loops that test element i alone.
+  MlirValue boundsLeft;
   MlirOperation *checks;
   intptr_t numChecks, checksCapacity;
   MlirValue status;
