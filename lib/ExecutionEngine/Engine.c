@@ -184,8 +184,9 @@ static bool isModule(MlirOperation op) {
   return coopvecOpIsNamed(op, "builtin.module");
 }
 
-/// Inlines the calls inside the per-thread functions of the engine's module,
-/// as the lowering pipelines do first: the accesses the engine checks
+/// Inlines the calls inside the per-thread functions of the engine's module
+/// and erases the private helpers they called, as the lowering pipelines do
+/// first: the accesses the engine checks
 /// before a run are then those the lowered code does not check itself
 /// (Dialect/Accesses.h). Recursion is refused here.
 static CoopvecStatus inlineCalls(CoopvecEngine *engine) {
@@ -193,8 +194,7 @@ static CoopvecStatus inlineCalls(CoopvecEngine *engine) {
   CoopvecDiagnosticCapture capture;
   coopvecDiagnosticCaptureBegin(&capture,
                                 mlirOperationGetContext(engine->source));
-  bool ok =
-      coopvecCheckAndInline(list.ops, list.count, engine->source, "the engine");
+  bool ok = coopvecInlineAndEraseHelpers(engine->source, &list, "the engine");
   if (!ok)
     coopvecEngineFail(engine, CoopvecStatusInvalidModule,
                       "the module's calls cannot be inlined:");

@@ -478,11 +478,22 @@ bool coopvecCheckPerThreadFunction(MlirOperation func, MlirOperation module,
                                    const char *passName, const char *suffix,
                                    CoopvecTargetOpCheck targetCheck);
 
+/// Every call of the per-thread functions checked (no recursion, no
+/// declarations) and inlined; then the private functions they called
+/// (helpers, which need no batched form) erased from `module` and from
+/// `perThread`, unless something else refers to them. Reports every error
+/// it finds.
+bool coopvecInlineAndEraseHelpers(MlirOperation module,
+                                  CoopvecFunctionList *perThread,
+                                  const char *passName);
+
 /// What the lowering passes do before lowering anything: every call of
 /// the per-thread functions checked (no recursion, no declarations) and
-/// inlined, then every function checked. Reports every error it finds.
+/// inlined; the private functions they called (helpers) erased from the
+/// module and from `perThread`; then every function checked. Reports every
+/// error it finds.
 bool coopvecPrepareFunctions(MlirOperation module,
-                             const CoopvecFunctionList *perThread,
+                             CoopvecFunctionList *perThread,
                              const char *passName, const char *suffix,
                              CoopvecTargetOpCheck targetCheck);
 
