@@ -235,7 +235,7 @@ func.func @poison_matrix(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
 
 // -----
 
-// expected-error@+1 {{'func.func' op @scalar_result: result #0 of a per-thread function must be a !coopvec.vec (each thread's result is written to an output buffer)}}
+// expected-error@+1 {{'func.func' op @scalar_result: result #0 of a per-thread function must be a !coopvec.vec (each thread's result is written to an output buffer; a helper that per-thread functions only call can be 'func.func private')}}
 func.func @scalar_result(%x: !coopvec.vec<2, f32>, %s: f32) -> f32 {
   return %s : f32
 }
