@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExecutionEngine/Engine.h"
+#include "ExecutionEngine/Shadows.h"
 
 #include "Conversion/PerThread/PerThread.h"
 #include "Support/Location.h"
@@ -389,6 +390,8 @@ CoopvecStatus coopvecEngineLookup(CoopvecEngine *engine, const char *name,
       created->name ? coopvecFunctionInit(created, func)
                     : coopvecEngineFail(engine, CoopvecStatusOutOfMemory,
                                         "out of memory");
+  if (status == CoopvecStatusSuccess)
+    status = coopvecFunctionFindShadows(created);
   if (status == CoopvecStatusSuccess && !remember(engine, created))
     status =
         coopvecEngineFail(engine, CoopvecStatusOutOfMemory, "out of memory");
