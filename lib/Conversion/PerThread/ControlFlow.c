@@ -106,7 +106,8 @@ static RegionOp buildRegionOp(CoopvecPerThread *p, const char *name,
   MlirRegion regions[8];
   MlirLocation loc = p->body.location;
   for (intptr_t r = 0; r < numRegions; ++r) {
-    MlirLocation *locs = calloc((size_t)numArgs[r] + 1, sizeof(MlirLocation));
+    size_t numLocs = numArgs[r] > 0 ? (size_t)numArgs[r] : 1;
+    MlirLocation *locs = calloc(numLocs, sizeof(MlirLocation));
     if (!locs)
       abort();
     for (intptr_t i = 0; i < numArgs[r]; ++i)
@@ -597,8 +598,9 @@ static bool maskedFor(CoopvecPerThread *p, MlirOperation op) {
   MlirValue *operands =
       concat3(coopvecPerThreadIndex(p, 0), count, initValues, 0, NULL);
   intptr_t numArgs[2] = {1 + count, 2 + count};
-  MlirType *argTypes[2] = {concatTypes(p->index, count, types, 0, NULL),
-                           concatTypes(p->index, 1, &maskType, count, types)};
+  MlirType *beforeTypes = concatTypes(p->index, count, types, 0, NULL);
+  MlirType *afterTypes = concatTypes(p->index, 1, &maskType, count, types);
+  MlirType *argTypes[2] = {beforeTypes, afterTypes};
   RegionOp built = buildRegionOp(p, "scf.while", 1 + count, operands, 2 + count,
                                  argTypes[1], 0, NULL, 2, numArgs, argTypes);
   // before: which threads iterate again, and whether any does.
@@ -646,8 +648,8 @@ static bool maskedFor(CoopvecPerThread *p, MlirOperation op) {
   free(condition);
   free(forwarded);
   free(carried);
-  free(argTypes[0]);
-  free(argTypes[1]);
+  free(beforeTypes);
+  free(afterTypes);
   free(operands);
   free(types);
   free(initValues);
@@ -742,10 +744,11 @@ static bool maskedWhile(CoopvecPerThread *p, MlirOperation op) {
   MlirValue *operands =
       concat3(p->active, s.numArgs, initValues, s.numResults, zeros);
   intptr_t numArgs[2] = {1 + s.numArgs + s.numResults, 1 + 2 * s.numResults};
-  MlirType *types[2] = {
-      concatTypes(maskType, s.numArgs, argTypes, s.numResults, resultTypes),
-      concatTypes(maskType, s.numResults, resultTypes, s.numResults,
-                  resultTypes)};
+  MlirType *beforeTypes =
+      concatTypes(maskType, s.numArgs, argTypes, s.numResults, resultTypes);
+  MlirType *afterTypes = concatTypes(maskType, s.numResults, resultTypes,
+                                     s.numResults, resultTypes);
+  MlirType *types[2] = {beforeTypes, afterTypes};
   RegionOp built =
       buildRegionOp(p, "scf.while", numArgs[0], operands, numArgs[1], types[1],
                     0, NULL, 2, numArgs, types);
@@ -754,8 +757,8 @@ static bool maskedWhile(CoopvecPerThread *p, MlirOperation op) {
   MlirValue *lowered = resultsOf(built.op);
   coopvecMapLoweredValues(p, numResults, results, lowered + 1 + s.numResults);
   free(lowered);
-  free(types[0]);
-  free(types[1]);
+  free(beforeTypes);
+  free(afterTypes);
   free(operands);
   free(zeros);
   free(initValues);

@@ -47,6 +47,8 @@ static unsigned intWidth(MlirType type) {
 /// ones, as non-negative values for widths below 64 (IntegerAttr reads
 /// them as unsigned N-bit values).
 static int64_t signBit(unsigned width) {
+  if (width == 0) // no integer type has it; i0 has no sign bit
+    return 0;
   return width >= 64 ? INT64_MIN : (int64_t)((uint64_t)1 << (width - 1));
 }
 
