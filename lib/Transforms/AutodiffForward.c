@@ -51,13 +51,14 @@ void coopvecADFindDifferentiatedMemrefs(MlirOperation func,
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    if (coopvecOpIs(op, CoopvecOpLoad) || coopvecOpIs(op, CoopvecOpMaskedLoad))
-      markArgument(func, mlirOperationGetOperand(op, 0), differentiated);
-    else if (coopvecOpIsNamed(op, "memref.load") &&
-             mlirTypeIsAFloat(mlirValueGetType(mlirOperationGetResult(op, 0))))
-      // A gather of floats reads weights too (a hash-grid table): their
-      // gradient is a scatter-add coopvec-autodiff does not make yet, so
-      // the load is refused rather than treated as a constant.
+    // A gather of floats (memref.load) reads weights too (a hash-grid
+    // table): their gradient is a scatter-add coopvec-autodiff does not
+    // make yet, so the load is refused rather than treated as a constant.
+    bool floatGather =
+        coopvecOpIsNamed(op, "memref.load") &&
+        mlirTypeIsAFloat(mlirValueGetType(mlirOperationGetResult(op, 0)));
+    if (coopvecOpIs(op, CoopvecOpLoad) ||
+        coopvecOpIs(op, CoopvecOpMaskedLoad) || floatGather)
       markArgument(func, mlirOperationGetOperand(op, 0), differentiated);
     else if (coopvecOpIs(op, CoopvecOpMatvec))
       markArgument(func, viewedBuffer(mlirOperationGetOperand(op, 0)),
