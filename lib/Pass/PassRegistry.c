@@ -22,6 +22,7 @@ extern const CoopvecPassDef coopvecPrepareNVVMPassDef;
 extern const CoopvecPassDef coopvecCheckNVVMTargetPassDef;
 extern const CoopvecPassDef coopvecPrepareSPIRVPassDef;
 extern const CoopvecPassDef coopvecNestSPIRVPassDef;
+extern const CoopvecPassDef coopvecDeclareSPIRVCapabilitiesPassDef;
 extern const CoopvecPassDef coopvecFinishSPIRVPassDef;
 extern const CoopvecPassDef coopvecLLVMLoopAnnotationsPassDef;
 extern const CoopvecPassDef coopvecAutodiffPassDef;
@@ -29,12 +30,19 @@ extern const CoopvecPassDef coopvecInlinePassDef;
 extern const CoopvecPassDef coopvecExpandMathPassDef;
 
 static const CoopvecPassDef *const passDefs[] = {
-    &coopvecVerifyPassDef,       &coopvecCanonicalizePassDef,
-    &coopvecConvertToCPUPassDef, &coopvecLLVMLoopAnnotationsPassDef,
-    &coopvecAutodiffPassDef,     &coopvecExpandMathPassDef,
-    &coopvecInlinePassDef,       &coopvecConvertToGPUPassDef,
-    &coopvecPrepareNVVMPassDef,  &coopvecCheckNVVMTargetPassDef,
-    &coopvecPrepareSPIRVPassDef, &coopvecNestSPIRVPassDef,
+    &coopvecVerifyPassDef,
+    &coopvecCanonicalizePassDef,
+    &coopvecConvertToCPUPassDef,
+    &coopvecLLVMLoopAnnotationsPassDef,
+    &coopvecAutodiffPassDef,
+    &coopvecExpandMathPassDef,
+    &coopvecInlinePassDef,
+    &coopvecConvertToGPUPassDef,
+    &coopvecPrepareNVVMPassDef,
+    &coopvecCheckNVVMTargetPassDef,
+    &coopvecPrepareSPIRVPassDef,
+    &coopvecNestSPIRVPassDef,
+    &coopvecDeclareSPIRVCapabilitiesPassDef,
     &coopvecFinishSPIRVPassDef,
 };
 

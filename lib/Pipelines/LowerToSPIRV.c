@@ -227,7 +227,8 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       "gpu.module(spirv.module(spirv-lower-abi-attrs,"
       "coopvec-finish-spirv{signed-zero-inf-nan-preserve=%s "
       "denorm-preserve=%s},"
-      "canonicalize,cse,spirv-update-vce))%s",
+      "canonicalize,cse,spirv-update-vce,"
+      "coopvec-declare-spirv-capabilities))%s",
       cooperative ? "auto" : "simt", (long long)blockSizeOf(&o),
       (long long)conversionSubgroupSize(&o), (long long)o.workgroupMemory,
       o.boundsChecks ? "true" : "false", (long long)o.subgroupSize,

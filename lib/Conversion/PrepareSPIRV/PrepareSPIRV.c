@@ -147,6 +147,7 @@ static MlirAttribute buildTargetEnv(MlirContext ctx, const Target *target) {
   coopvecBufferAppendf(
       &text,
       "#spirv.target_env<#spirv.vce<%s, [Shader, Int8, Int16, Int64, "
+      "Int64Atomics, "
       "Float16, StorageBuffer8BitAccess, StorageBuffer16BitAccess, "
       "GroupNonUniform, GroupNonUniformArithmetic%s%s%s%s], "
       "[SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, "
