@@ -51,7 +51,7 @@ MlirValue coopvecEmitRsqrt(CoopvecBuilder *b, MlirValue x);
 /// not change it.
 MlirValue coopvecEmitFmod(CoopvecBuilder *b, MlirValue x, MlirValue y);
 /// fmod for x and y that are f16 values (widened to f32): 3 reduction steps
-/// in place of 23, enough for f16's exponent range.
+/// in place of 22, enough for f16's exponent range.
 MlirValue coopvecEmitFmodOfF16(CoopvecBuilder *b, MlirValue x, MlirValue y);
 
 #endif // COOPVEC_LIB_MATH_MATH_H
