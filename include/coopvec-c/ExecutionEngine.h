@@ -109,10 +109,12 @@ coopvecEngineCreate(MlirOperation module, const CoopvecEngineOptions *options,
                     CoopvecEngine **engine);
 
 /// Lowers a clone of the module (or of the options' loweredModule) with the
-/// pipeline and JIT-compiles it at -O3. Refuses code stamped with a
-/// `target_cpu` / `target_features` whose vector ISA this host lacks.
-/// Diagnostics of the lowering become part of the error message. Calling
-/// it again after success does nothing.
+/// pipeline and JIT-compiles it at -O3. In the clone of the module, each
+/// f16 memref argument that a function only accumulates into becomes f32
+/// (docs/execution-engine.md, "f16 gradients"; not in a loweredModule). Refuses
+/// code stamped with a `target_cpu` / `target_features` whose vector ISA this
+/// host lacks. Diagnostics of the lowering become part of the error message.
+/// Calling it again after success does nothing.
 COOPVEC_EXPORT CoopvecStatus coopvecEngineCompile(CoopvecEngine *engine);
 
 /// Whether coopvecEngineCompile succeeded.
@@ -211,7 +213,10 @@ COOPVEC_EXPORT CoopvecStatus coopvecFunctionGetMemRefExtent(
 /// (0: all online cores; at most 1024). The batch is split into contiguous
 /// chunks of a multiple of 64 threads, which the host threads take in turn;
 /// a thread's results do not depend on `numThreads`. Gradients are
-/// accumulated atomically by the compiled code; when the function stores
+/// accumulated atomically by the compiled code; an f16 buffer that it only
+/// accumulates into is summed in an f32 shadow of the engine's and rounded
+/// to f16 once, after the run (docs/dialect.md, "f16 accumulation"), so
+/// its sum does not depend on `numThreads` either. When the function stores
 /// into a memref, the 64 threads ending the batch run after all others, so
 /// the stored values are those of the highest-numbered thread, as with one
 /// host thread.

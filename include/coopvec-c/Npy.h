@@ -37,8 +37,12 @@ typedef struct CoopvecNpyArray {
 } CoopvecNpyArray;
 
 /// Whether `dtype` can be stored in a .npy file by this library
-/// (f16, f32, f64, i64).
+/// (f16, f32, f64, i64, i32, i8).
 COOPVEC_EXPORT bool coopvecNpyIsSupportedDType(CoopvecDType dtype);
+
+/// The .npy `descr` this library writes for `dtype` ('<f4', '<i4', '|i1',
+/// ...), or NULL when it cannot store it.
+COOPVEC_EXPORT const char *coopvecNpyDescr(CoopvecDType dtype);
 
 /// Parses the .npy file image `bytes[0, size)` into `result`. On malformed
 /// or unsupported input, reports one message (without a file name, e.g.

@@ -16,6 +16,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "ExecutionEngine/Engine.h"
+#include "ExecutionEngine/Shadows.h"
 
 #include "Target/CPUTarget.h"
 
@@ -241,10 +242,11 @@ static CoopvecStatus jit(CoopvecEngine *engine, MlirOperation module) {
 
 CoopvecStatus coopvecCPUCompile(CoopvecEngine *engine) {
   double start = nowSeconds();
-  MlirOperation module = mlirOperationClone(
-      mlirOperationIsNull(engine->lowered) ? engine->source : engine->lowered);
-  CoopvecStatus status = coopvecEngineLower(
-      engine, module, engine->pipeline ? engine->pipeline : kDefaultPipeline);
+  MlirOperation module;
+  CoopvecStatus status = coopvecEngineCloneForLowering(engine, &module);
+  if (status == CoopvecStatusSuccess)
+    status = coopvecEngineLower(
+        engine, module, engine->pipeline ? engine->pipeline : kDefaultPipeline);
   double lowered = nowSeconds();
   if (status == CoopvecStatusSuccess)
     status = checkLLVMOnly(engine, module);

@@ -24,6 +24,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "ExecutionEngine/CUDABackend.h"
+#include "ExecutionEngine/Shadows.h"
 
 #include "Target/NVPTXTarget.h"
 
@@ -419,9 +420,10 @@ static CoopvecStatus lowerForDevice(CoopvecEngine *engine,
 
 static CoopvecStatus compileOnDevice(CoopvecEngine *engine) {
   double start = nowSeconds();
-  MlirOperation module = mlirOperationClone(
-      mlirOperationIsNull(engine->lowered) ? engine->source : engine->lowered);
-  CoopvecStatus status = lowerForDevice(engine, module);
+  MlirOperation module;
+  CoopvecStatus status = coopvecEngineCloneForLowering(engine, &module);
+  if (!status)
+    status = lowerForDevice(engine, module);
   if (!status)
     status = readKernels(engine, module);
   if (!status)

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ExecutionEngine/Engine.h"
+#include "ExecutionEngine/Shadows.h"
 
 #include "Conversion/PerThread/PerThread.h"
 #include "Support/Location.h"
@@ -184,8 +185,9 @@ static bool isModule(MlirOperation op) {
   return coopvecOpIsNamed(op, "builtin.module");
 }
 
-/// Inlines the calls inside the per-thread functions of the engine's module,
-/// as the lowering pipelines do first: the accesses the engine checks
+/// Inlines the calls inside the per-thread functions of the engine's module
+/// and erases the private helpers they called, as the lowering pipelines do
+/// first: the accesses the engine checks
 /// before a run are then those the lowered code does not check itself
 /// (Dialect/Accesses.h). Recursion is refused here.
 static CoopvecStatus inlineCalls(CoopvecEngine *engine) {
@@ -193,8 +195,7 @@ static CoopvecStatus inlineCalls(CoopvecEngine *engine) {
   CoopvecDiagnosticCapture capture;
   coopvecDiagnosticCaptureBegin(&capture,
                                 mlirOperationGetContext(engine->source));
-  bool ok =
-      coopvecCheckAndInline(list.ops, list.count, engine->source, "the engine");
+  bool ok = coopvecInlineAndEraseHelpers(engine->source, &list, "the engine");
   if (!ok)
     coopvecEngineFail(engine, CoopvecStatusInvalidModule,
                       "the module's calls cannot be inlined:");
@@ -389,6 +390,8 @@ CoopvecStatus coopvecEngineLookup(CoopvecEngine *engine, const char *name,
       created->name ? coopvecFunctionInit(created, func)
                     : coopvecEngineFail(engine, CoopvecStatusOutOfMemory,
                                         "out of memory");
+  if (status == CoopvecStatusSuccess)
+    status = coopvecFunctionFindShadows(created);
   if (status == CoopvecStatusSuccess && !remember(engine, created))
     status =
         coopvecEngineFail(engine, CoopvecStatusOutOfMemory, "out of memory");

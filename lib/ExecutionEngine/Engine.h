@@ -4,7 +4,8 @@
 // The engine is split by concern: Engine.c creates and destroys engines and
 // keeps their error message, Signature.c reads a function's signature and
 // the uses of its memref arguments, Extent.c evaluates those uses to element
-// ranges for given scalar arguments, Run.c checks the caller's arrays.
+// ranges for given scalar arguments, Run.c checks the caller's arrays,
+// Shadows.c gives f16 gradient buffers f32 shadows (rounded once per run).
 // Everything target-specific is a backend (CoopvecBackend below, Backends.c
 // picks one per target): the CPU's lowers and JIT-compiles (CPUCompile.c,
 // which also checks that the host can run the code) and runs the batch on
@@ -94,6 +95,10 @@ struct CoopvecFunction {
   /// A memref is stored into (not accumulated): the last thread's store
   /// must be the final one, so its chunk runs after the others.
   bool ordered;
+  /// Per argument: an accumulated f16 buffer, which the compiled code takes
+  /// as an f32 shadow when the engine rewrote it (Shadows.h).
+  bool *shadowed;
+  intptr_t numShadowed;
   CoopvecPackedFunction entry; // CPU: resolved on the first run
   void *backendData;           // other backends' per-function state
 };
@@ -115,6 +120,7 @@ struct CoopvecEngine {
   double deviceSeconds; // the last run's kernel time, -1: not measured
   MlirOperation source;
   MlirOperation lowered; // a clone of the options' module, or null
+  bool shadows;          // the compiled code takes f32 shadows (Shadows.h)
   char **sharedLibPaths;
   intptr_t numSharedLibPaths;
   MlirExecutionEngine jit;

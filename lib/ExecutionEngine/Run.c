@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "ExecutionEngine/Engine.h"
+#include "ExecutionEngine/Shadows.h"
 
 #include <unistd.h>
 
@@ -169,6 +170,5 @@ CoopvecStatus coopvecFunctionRun(CoopvecFunction *function, int64_t batch,
                                    numResults, numThreads);
   if (status)
     return status;
-  return function->engine->backend->run(function, batch, args, results,
-                                        numThreads);
+  return coopvecRunWithShadows(function, batch, args, results, numThreads);
 }

@@ -271,6 +271,7 @@ void coopvecFunctionFree(CoopvecFunction *function) {
   free(function->args);
   free(function->results);
   free(function->accesses);
+  free(function->shadowed);
   free(function->name);
   memset(function, 0, sizeof(*function));
 }

@@ -23,6 +23,7 @@
 
 #include "ExecutionEngine/VulkanBackend.h"
 #include "ExecutionEngine/FloatControls.h"
+#include "ExecutionEngine/Shadows.h"
 
 #include "coopvec-c/Support.h"
 
@@ -864,9 +865,10 @@ static CoopvecStatus load(CoopvecEngine *engine, const uint32_t *words,
 
 static CoopvecStatus compileOnDevice(CoopvecEngine *engine) {
   double start = nowSeconds();
-  MlirOperation module = mlirOperationClone(
-      mlirOperationIsNull(engine->lowered) ? engine->source : engine->lowered);
-  CoopvecStatus status = lowerForDevice(engine, module);
+  MlirOperation module;
+  CoopvecStatus status = coopvecEngineCloneForLowering(engine, &module);
+  if (!status)
+    status = lowerForDevice(engine, module);
   if (!status)
     coopvecEngineCollectChecks(engine, module, "_kernel");
   uint32_t *words = NULL;

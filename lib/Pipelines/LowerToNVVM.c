@@ -78,7 +78,7 @@ static void expandLowerToNVVM(MlirStringRef text, MlirStringCallback append,
       "loop-invariant-code-motion,strip-debuginfo,convert-vector-to-scf,"
       "convert-scf-to-cf,convert-math-to-llvm,convert-arith-to-llvm,"
       "convert-gpu-to-nvvm,"
-      "convert-vector-to-llvm,convert-ub-to-llvm,"
+      "convert-vector-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
       "llvm-optimize-for-nvvm-target,canonicalize,cse,"
       "reconcile-unrealized-casts)%s",
       coopvecBufferStr(&options.conversion), (int)options.chip.length,

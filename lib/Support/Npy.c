@@ -38,10 +38,17 @@ static const NpyDType kDTypes[] = {
     {"<f4", CoopvecDTypeF32},
     {"<f8", CoopvecDTypeF64},
     {"<i8", CoopvecDTypeI64},
+    {"<i4", CoopvecDTypeI32},
+    {"|i1", CoopvecDTypeI8},
+    // Read only (the first entry of a dtype is what is written): NumPy
+    // reads '<i1' as int8, and writes bool arrays (masks) as '|b1', one
+    // byte of 0 or 1.
+    {"<i1", CoopvecDTypeI8},
+    {"|b1", CoopvecDTypeI8},
 };
 enum { kNumDTypes = sizeof(kDTypes) / sizeof(kDTypes[0]) };
 
-static const char *descrOf(CoopvecDType dtype) {
+const char *coopvecNpyDescr(CoopvecDType dtype) {
   for (int i = 0; i < kNumDTypes; ++i)
     if (kDTypes[i].dtype == dtype)
       return kDTypes[i].descr;
@@ -49,7 +56,7 @@ static const char *descrOf(CoopvecDType dtype) {
 }
 
 bool coopvecNpyIsSupportedDType(CoopvecDType dtype) {
-  return descrOf(dtype) != NULL;
+  return coopvecNpyDescr(dtype) != NULL;
 }
 
 /// Reports a printf-style message through an optional callback.
@@ -260,7 +267,7 @@ static MlirLogicalResult resolveDType(const char *descr, CoopvecDType *dtype,
   else
     reportError(errorCallback, userData,
                 "unsupported dtype '%s' (supported: '<f2', '<f4', '<f8', "
-                "'<i8')",
+                "'<i8', '<i4', '|i1', '|b1')",
                 descr);
   return mlirLogicalResultFailure();
 }
@@ -620,7 +627,7 @@ static void appendHeader(CoopvecBuffer *out, const CoopvecNpyArray *array) {
   coopvecBufferAppendf(&dict,
                        "{'descr': '%s', 'fortran_order': False, "
                        "'shape': (",
-                       descrOf(array->array.dtype));
+                       coopvecNpyDescr(array->array.dtype));
   for (int i = 0; i < array->rank; ++i)
     coopvecBufferAppendf(&dict, i ? " %lld," : "%lld,",
                          (long long)array->shape[i]);

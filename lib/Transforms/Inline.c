@@ -190,7 +190,7 @@ static void runInline(MlirOperation module, MlirExternalPass pass,
                       const void *options) {
   (void)options;
   CoopvecFunctionList list = coopvecCollectPerThreadFunctions(module);
-  if (!coopvecCheckAndInline(list.ops, list.count, module, "coopvec-inline"))
+  if (!coopvecInlineAndEraseHelpers(module, &list, "coopvec-inline"))
     mlirExternalPassSignalFailure(pass);
   free(list.ops);
 }
@@ -198,8 +198,9 @@ static void runInline(MlirOperation module, MlirExternalPass pass,
 const CoopvecPassDef coopvecInlinePassDef = {
     .argument = "coopvec-inline",
     .name = "CoopvecInline",
-    .description = "Inline every call inside per-thread functions (the "
-                   "lowering passes do it first); recursion and calls of "
+    .description = "Inline every call inside per-thread functions and "
+                   "erase the private functions they called (the lowering "
+                   "passes do it first); recursion and calls of "
                    "declarations are errors",
     .anchor = "builtin.module",
     .run = runInline,

@@ -90,6 +90,25 @@ def test_gradient_names_follow_pytorch(rng):
     assert grads["4.bias"][0] == 10  # d/db of the sum of 10 outputs
 
 
+def test_f16_gradients_rounded_once():
+    """f16 gradients are summed in f32 over the batch and rounded once
+    (docs/dialect.md, "f16 accumulation"): the bias gradient of 65537
+    samples with dy = 1/64 and the weight gradient with x = 1/4 are
+    65537/64 and 65537/256, 1024 and 256 in f16. Rounded after every
+    partial sum of a lane group (before the engine's f32 shadows), the bias
+    gradient stopped at 512 on the CPU (the weight gradient, summed in an
+    f32 tile per call there, was right)."""
+    packed = make_net([1, 1], [], np.float16, "training")
+    model = coopvec.compile(packed)
+    batch = 65537
+    x = np.full((batch, 1), 0.25, np.float16)
+    dy = np.full((batch, 1), 1 / 64, np.float16)
+    _, dbuffer = model.backward(x, dy)
+    grads = nn.unpack(packed, buffer=dbuffer)
+    assert grads["0.bias"][0] == 1024
+    assert grads["0.weight"][0, 0] == 256
+
+
 def test_single_sample_backward(rng):
     packed = make_net([3, 5, 2], [nn.Tanh()], np.float32)
     model = coopvec.compile(packed)

@@ -18,6 +18,7 @@
 #include <llvm-c/TargetMachine.h>
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -518,6 +519,71 @@ static void testStoreErrors(CoopvecEngine *engine) {
   report(engine, "unknown entry", coopvecEngineLookup(engine, "nope", &none));
 }
 
+//===----------------------------------------------------------------------===//
+// f16 gradients: summed in f32, rounded once per run
+//===----------------------------------------------------------------------===//
+
+/// Every thread adds (1/64, 1/64) to g[1, 3) of an f16 buffer.
+static const char *const kAccumulate16 =
+    "func.func @acc16(%g: memref<?xf16>) {\n"
+    "  %c1 = arith.constant 1 : index\n"
+    "  %s = arith.constant 0.015625 : f16\n"
+    "  %x = \"coopvec.from_elements\"(%s, %s) : (f16, f16) -> "
+    "!coopvec.vec<2, f16>\n"
+    "  \"coopvec.reduce_sum_accumulate\"(%x, %g, %c1) : "
+    "(!coopvec.vec<2, f16>, memref<?xf16>, index) -> ()\n"
+    "  return\n"
+    "}\n";
+
+/// Runs @acc16 for `batch` threads on `threads` host threads, then prints g
+/// as bits.
+static void runAccumulate16(CoopvecFunction *function, uint16_t *g,
+                            int64_t batch, int threads) {
+  CoopvecArray args[1] = {array(g, CoopvecDTypeF16, 6)};
+  CoopvecStatus status =
+      coopvecFunctionRun(function, batch, args, 1, NULL, 0, threads);
+  printf("batch %lld, %d thread(s): %s", (long long)batch, threads,
+         coopvecStatusGetName(status));
+  for (int i = 0; i < 6; ++i)
+    printf(" %04x", g[i]);
+  printf("\n");
+}
+
+/// The engine runs the function on an f32 shadow of g and adds it back once
+/// (docs/execution-engine.md, "f16 gradients"): 65537 threads give 1024
+/// (0x6400), not the 512 of a buffer rounded by every lane group's add,
+/// whatever the host threads; elements nothing adds to keep their bits (a
+/// NaN's payload, -0.0, a subnormal, -inf). Under valgrind
+/// (test/valgrind/execution-engine.test), the shadows are freed.
+static void testF16Gradients(MlirContext ctx) {
+  // CHECK-LABEL: testF16Gradients
+  printf("testF16Gradients\n");
+  CoopvecEngine *engine = compile(ctx, kAccumulate16, NULL);
+  CoopvecFunction *function = engine ? lookup(engine, "acc16") : NULL;
+  if (!function) {
+    coopvecEngineDestroy(engine);
+    return;
+  }
+  // The signature is the caller's: f16.
+  CoopvecValueInfo info;
+  coopvecFunctionGetArg(function, 0, &info);
+  printInfo("arg", 0, &info);
+  // CHECK-NEXT: arg 0: memref f16 length -1 written memref<?xf16>
+  for (int threads = 1; threads <= 3; threads += 2) {
+    // NaN with a payload, -0.0, 1.0, -0.0, the least subnormal, -inf.
+    uint16_t g[6] = {0x7e01, 0x8000, 0x3c00, 0x8000, 0x0001, 0xfc00};
+    runAccumulate16(function, g, 65537, threads);
+    runAccumulate16(function, g, 65537, threads);
+  }
+  // 0 + 1024.016 -> 1024 (6400), 1 + 1024.016 -> 1025 (6401); again:
+  // 1024 + 1024.016 -> 2048 (6800), 1025 + 1024.016 -> 2050 (6801).
+  // CHECK-NEXT: batch 65537, 1 thread(s): success 7e01 6400 6401 8000 0001 fc00
+  // CHECK-NEXT: batch 65537, 1 thread(s): success 7e01 6800 6801 8000 0001 fc00
+  // CHECK-NEXT: batch 65537, 3 thread(s): success 7e01 6400 6401 8000 0001 fc00
+  // CHECK-NEXT: batch 65537, 3 thread(s): success 7e01 6800 6801 8000 0001 fc00
+  coopvecEngineDestroy(engine);
+}
+
 /// Creates an engine for `source` with `options` and compiles it; reports
 /// the first failure.
 static void expectEngineError(MlirContext ctx, const char *what,
@@ -684,6 +750,7 @@ int main(void) {
   testRunErrors(engine);
   testStoreErrors(engine);
   coopvecEngineDestroy(engine);
+  testF16Gradients(ctx);
   testEngineErrors(ctx);
   testHostMismatch(ctx);
   mlirContextDestroy(ctx);

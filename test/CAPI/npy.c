@@ -204,10 +204,10 @@ static void testRejectedFiles(void) {
   // CHECK: unsupported dtype '>f4': big-endian data is not supported
   parseAndPrint(&image);
   buildImage(&image, 1,
-             "{'descr': '<i4', 'fortran_order': False, "
+             "{'descr': '<u4', 'fortran_order': False, "
              "'shape': (2,), }\n",
              data, 8);
-  // CHECK: unsupported dtype '<i4' (supported: '<f2', '<f4', '<f8', '<i8')
+  // CHECK: unsupported dtype '<u4' (supported: '<f2', '<f4', '<f8', '<i8', '<i4', '|i1', '|b1')
   parseAndPrint(&image);
   buildImage(&image, 1,
              "{'descr': '<f4', 'fortran_order': True, "

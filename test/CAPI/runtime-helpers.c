@@ -16,13 +16,20 @@ int main(void) {
           (long long)coopvecDTypeGetSize(CoopvecDTypeF16),
           (long long)coopvecDTypeGetSize(CoopvecDTypeF32),
           (long long)coopvecDTypeGetSize(CoopvecDTypeF64));
-  // npy supports the float types and i64 (index and offset arguments).
-  // CHECK: npy: f16 1, f32 1, f64 1, i64 1, i8 0
-  fprintf(stderr, "npy: f16 %d, f32 %d, f64 %d, i64 %d, i8 %d\n",
+  // npy stores every dtype: floats, i64 (index and offset arguments), i32
+  // and i8 (memrefs of per-thread programs), each under one name.
+  // CHECK: npy: f16 <f2, f32 <f4, f64 <f8, i64 <i8, i32 <i4, i8 |i1
+  fprintf(stderr, "npy: f16 %s, f32 %s, f64 %s, i64 %s, i32 %s, i8 %s\n",
+          coopvecNpyDescr(CoopvecDTypeF16), coopvecNpyDescr(CoopvecDTypeF32),
+          coopvecNpyDescr(CoopvecDTypeF64), coopvecNpyDescr(CoopvecDTypeI64),
+          coopvecNpyDescr(CoopvecDTypeI32), coopvecNpyDescr(CoopvecDTypeI8));
+  // CHECK: npy supported: 1 1 1 1 1 1
+  fprintf(stderr, "npy supported: %d %d %d %d %d %d\n",
           coopvecNpyIsSupportedDType(CoopvecDTypeF16),
           coopvecNpyIsSupportedDType(CoopvecDTypeF32),
           coopvecNpyIsSupportedDType(CoopvecDTypeF64),
           coopvecNpyIsSupportedDType(CoopvecDTypeI64),
+          coopvecNpyIsSupportedDType(CoopvecDTypeI32),
           coopvecNpyIsSupportedDType(CoopvecDTypeI8));
 
   // 1 + 2^-11 is halfway between 1 and the next half (1 + 2^-10): ties go

@@ -75,3 +75,38 @@ func.func @calls_external(%x: !coopvec.vec<1, f32>, %s: f32) -> !coopvec.vec<1, 
   %t = func.call @external(%s) : (f32) -> f32
   return %x : !coopvec.vec<1, f32>
 }
+
+// -----
+
+// A private per-thread function that per-thread functions call is a
+// helper: inlined, then erased (it may return a per-thread scalar, which
+// no batched form could). A private one nobody calls stays (an entry),
+// and so does a public callee.
+// CHECK-LABEL: func.func @uses_helper(
+// CHECK-NOT:     func.call
+// CHECK:         "coopvec.unpack"
+// CHECK:         arith.addf
+// CHECK-NOT:     func.func @sum_helper
+// CHECK-NOT:     func.func private @sum_helper
+// CHECK:         func.func private @uncalled(
+// CHECK:         func.func @public_callee(
+func.func private @sum_helper(%x: !coopvec.vec<2, f32>) -> f32 {
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %s = arith.addf %e#0, %e#1 : f32
+  return %s : f32
+}
+
+func.func @uses_helper(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
+  %s = func.call @sum_helper(%x) : (!coopvec.vec<2, f32>) -> f32
+  %y = func.call @public_callee(%x, %s) : (!coopvec.vec<2, f32>, f32) -> !coopvec.vec<2, f32>
+  return %y : !coopvec.vec<2, f32>
+}
+
+func.func private @uncalled(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
+  return %x : !coopvec.vec<2, f32>
+}
+
+func.func @public_callee(%x: !coopvec.vec<2, f32>, %s: f32) -> !coopvec.vec<2, f32> {
+  %y = "coopvec.mul"(%x, %s) : (!coopvec.vec<2, f32>, f32) -> !coopvec.vec<2, f32>
+  return %y : !coopvec.vec<2, f32>
+}

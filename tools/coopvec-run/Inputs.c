@@ -13,17 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/// A dtype's .npy name for messages; every dtype an argument can have has
+/// one.
 static const char *descrOf(CoopvecDType dtype) {
-  switch (dtype) {
-  case CoopvecDTypeF16:
-    return "<f2";
-  case CoopvecDTypeF32:
-    return "<f4";
-  case CoopvecDTypeF64:
-    return "<f8";
-  default:
-    return "<i8";
-  }
+  const char *descr = coopvecNpyDescr(dtype);
+  return descr ? descr : "?";
 }
 
 static void formatShape(char *out, size_t size, int rank,
@@ -91,10 +85,15 @@ MlirLogicalResult arraySave(const char *path, const CoopvecNpyArray *array) {
 /// width when nothing is lost silently: from '<f8' (NumPy's default, rounded
 /// to nearest even like astype) or widening ('<f2' -> f32). Integers must
 /// match exactly.
+static bool isFloatDType(CoopvecDType dtype) {
+  return dtype == CoopvecDTypeF16 || dtype == CoopvecDTypeF32 ||
+         dtype == CoopvecDTypeF64;
+}
+
 static bool canConvert(CoopvecDType from, CoopvecDType to) {
   if (from == to)
     return true;
-  if (from == CoopvecDTypeI64 || to == CoopvecDTypeI64)
+  if (!isFloatDType(from) || !isFloatDType(to))
     return false;
   return from == CoopvecDTypeF64 ||
          coopvecDTypeGetSize(from) < coopvecDTypeGetSize(to);
@@ -217,7 +216,7 @@ static uint64_t splitmix64(uint64_t *state) {
 /// the values of the next.
 static void fillRandom(CoopvecNpyArray *array, uint64_t seed, intptr_t index) {
   uint64_t state = seed ^ (0xd1b54a32d192ed03ull * (uint64_t)(index + 1));
-  bool isFloat = array->array.dtype != CoopvecDTypeI64;
+  bool isFloat = isFloatDType(array->array.dtype);
   for (int64_t i = 0; i < array->array.size; ++i) {
     double unit = (double)(splitmix64(&state) >> 11) * 0x1.0p-53;
     coopvecArraySet(&array->array, i, isFloat ? 2 * unit - 1 : 0);

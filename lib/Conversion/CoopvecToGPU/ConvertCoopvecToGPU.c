@@ -196,8 +196,7 @@ static bool checkStores(MlirOperation func) {
 /// Checks every per-thread function (after inlining its calls) and plans
 /// its matvecs (`plans[i]` for function i); reports every error before
 /// returning.
-static bool checkFunctions(MlirOperation module,
-                           const CoopvecFunctionList *list,
+static bool checkFunctions(MlirOperation module, CoopvecFunctionList *list,
                            const GPUConfig *config, GPUPlan *plans) {
   bool ok = list->count == 0 || checkGPUModuleName(module);
   if (!ok || !coopvecPrepareFunctions(module, list, passName, "_kernel", NULL))

@@ -262,6 +262,17 @@ static void checkAccess(OpChecks *c, MlirOperation op, intptr_t memrefIndex) {
   }
 }
 
+/// One semantics on every engine: the reference interpreter and SPIR-V
+/// storage buffers have no size to give (the GPU lowering reads sizes from
+/// the status buffer only for bounds checks, which can be off).
+static void refuseDim(OpChecks *c, MlirOperation op) {
+  coopvecEmitOpError(op,
+                     "reads the size of a memref, which per-thread code "
+                     "cannot (%s); pass the size as an argument",
+                     c->passName);
+  fail(c);
+}
+
 //===----------------------------------------------------------------------===//
 // Control flow
 //===----------------------------------------------------------------------===//
@@ -388,6 +399,8 @@ static MlirWalkResult checkOp(MlirOperation op, void *userData) {
     checkRegionOp(c, op);
   else if (named(op, "memref.alloca"))
     checkAlloca(c, op);
+  else if (named(op, "memref.dim"))
+    refuseDim(c, op);
   else if (named(op, "memref.load"))
     checkAccess(c, op, 0);
   else if (named(op, "memref.store") || named(op, "memref.atomic_rmw"))

@@ -38,6 +38,14 @@ static MlirBlock regionBlock(MlirOperation op, intptr_t region) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, region));
 }
 
+/// memcpy of `count` elements of `size` bytes; none when `count` is 0,
+/// when `from` may be null (which memcpy does not allow even then).
+static void copyElements(void *to, const void *from, intptr_t count,
+                         size_t size) {
+  if (count > 0)
+    memcpy(to, from, size * (size_t)count);
+}
+
 static MlirValue *allocValues(intptr_t count) {
   return coopvecAllocValues(count);
 }
@@ -381,7 +389,7 @@ static bool plainWhile(CoopvecPerThread *p, MlirOperation op) {
   MlirValue *condition = allocValues(numArgs[1] + 1);
   condition[0] = coopvecScalarOperand(
       p, mlirOperationGetOperand(mlirBlockGetTerminator(before), 0));
-  memcpy(condition + 1, forwarded, sizeof(MlirValue) * (size_t)numArgs[1]);
+  copyElements(condition + 1, forwarded, numArgs[1], sizeof(MlirValue));
   finishBlock(p, built.blocks[0], "scf.condition", numArgs[1] + 1, condition);
   leave(p, &saved);
   // after: the next values of the before region's arguments.
@@ -526,8 +534,8 @@ static MlirValue *concat3(MlirValue mask, intptr_t n1, const MlirValue *v1,
                           intptr_t n2, const MlirValue *v2) {
   MlirValue *all = allocValues(1 + n1 + n2);
   all[0] = mask;
-  memcpy(all + 1, v1, sizeof(MlirValue) * (size_t)n1);
-  memcpy(all + 1 + n1, v2, sizeof(MlirValue) * (size_t)n2);
+  copyElements(all + 1, v1, n1, sizeof(MlirValue));
+  copyElements(all + 1 + n1, v2, n2, sizeof(MlirValue));
   return all;
 }
 
@@ -535,8 +543,8 @@ static MlirType *concatTypes(MlirType mask, intptr_t n1, const MlirType *t1,
                              intptr_t n2, const MlirType *t2) {
   MlirType *all = allocTypes(1 + n1 + n2);
   all[0] = mask;
-  memcpy(all + 1, t1, sizeof(MlirType) * (size_t)n1);
-  memcpy(all + 1 + n1, t2, sizeof(MlirType) * (size_t)n2);
+  copyElements(all + 1, t1, n1, sizeof(MlirType));
+  copyElements(all + 1 + n1, t2, n2, sizeof(MlirType));
   return all;
 }
 
@@ -681,8 +689,7 @@ static bool maskedBefore(CoopvecPerThread *p, MlirOperation op,
       concat3(stays, s->numResults, forwarded, s->numResults, finalResults);
   MlirValue *withAny = allocValues(2 + 2 * s->numResults);
   withAny[0] = p->mapping->anyActive(p, &p->body, stays);
-  memcpy(withAny + 1, operands,
-         sizeof(MlirValue) * (size_t)(1 + 2 * s->numResults));
+  copyElements(withAny + 1, operands, 1 + 2 * s->numResults, sizeof(MlirValue));
   finishBlock(p, block, "scf.condition", 2 + 2 * s->numResults, withAny);
   leave(p, &saved);
   free(withAny);

@@ -278,16 +278,64 @@ bool coopvecLowerConstruction(CoopvecPerThread *p, MlirOperation op,
 // Loads and views
 //===----------------------------------------------------------------------===//
 
-/// Element `at` of a load: element i of the loaded vector `*state`,
-/// broadcast, or the per-thread padding where the mask bit is clear (a
-/// uniform padding is in the loaded vector already).
+/// A load at a uniform offset, for its elements: the vector loaded at
+/// once, and what an element loop reads one element at a time.
+typedef struct LoadState {
+  MlirValue loaded;
+  MlirValue buffer, offset;
+  MlirValue userMask;   // a masked load's mask, or null
+  MlirValue passThru;   // the uniform padding, or null (read 0)
+  MlirType elementType; // of the buffer
+} LoadState;
+
+/// Element `at.index` of a load inside an element loop, read from memory
+/// by itself: extracting it from the loaded vector at a dynamic position
+/// makes LLVM spill the whole vector to the stack for every element. An
+/// element masked off or outside the buffer (bounds checked at run time)
+/// is not accessed: a one-lane masked load.
+static MlirValue loadElementAlone(CoopvecPerThread *p, ElementAt at,
+                                  const LoadState *s) {
+  CoopvecBuilder *b = at.b;
+  MlirValue index = coopvecBuildBinaryOp(b, "arith.addi", s->offset, at.index);
+  if (mlirValueIsNull(s->userMask) && mlirValueIsNull(p->boundsLeft))
+    return coopvecBuildMemrefLoad(b, s->buffer, index);
+  int64_t one = 1;
+  MlirType type = mlirVectorTypeGet(1, &one, s->elementType);
+  MlirValue zero = coopvecBuildFloatSplatConstant(b, type, 0.0);
+  // Elements outside the buffer read 0, masked-off ones the padding (only
+  // a masked load has one).
+  MlirValue enabled = {NULL}, pass = zero;
+  if (!mlirValueIsNull(s->userMask)) {
+    enabled = coopvecBuildExtractDynamic(b, s->userMask, at.index);
+    if (!mlirValueIsNull(s->passThru))
+      pass = coopvecBuildSelect(b, enabled, zero,
+                                coopvecBuildBroadcast(b, s->passThru, type));
+  }
+  if (!mlirValueIsNull(p->boundsLeft)) {
+    MlirValue inside =
+        coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, at.index, p->boundsLeft);
+    enabled = mlirValueIsNull(enabled)
+                  ? inside
+                  : coopvecBuildBinaryOp(b, "arith.andi", enabled, inside);
+  }
+  MlirType bit = mlirIntegerTypeGet(mlirValueGetContext(enabled), 1);
+  MlirValue mask =
+      coopvecBuildBroadcast(b, enabled, mlirVectorTypeGet(1, &one, bit));
+  MlirValue operands[] = {s->buffer, index, mask, pass};
+  return coopvecBuildExtract(
+      b, coopvecBuild1(b, "vector.maskedload", 4, operands, type, 0, NULL), 0);
+}
+
+/// Element `at` of a load: element i of the loaded vector, or the element
+/// read alone in an element loop, broadcast; the per-thread padding where
+/// the mask bit is clear (a uniform padding is in the loaded value).
 static MlirValue loadElement(CoopvecPerThread *p, MlirOperation op,
                              ElementAt at, const void *state) {
-  MlirValue loaded = *(const MlirValue *)state;
+  const LoadState *s = state;
   CoopvecBuilder *b = at.b;
   MlirValue scalar = at.constant >= 0
-                         ? coopvecBuildExtract(b, loaded, at.constant)
-                         : coopvecBuildExtractDynamic(b, loaded, at.index);
+                         ? coopvecBuildExtract(b, s->loaded, at.constant)
+                         : loadElementAlone(p, at, s);
   MlirValue value = p->mapping->broadcast(p, b, coopvecWidenToF32(b, scalar));
   if (!coopvecOpIs(op, CoopvecOpMaskedLoad))
     return value;
@@ -337,6 +385,17 @@ static MlirValue loadInsideBounds(CoopvecPerThread *p, MlirValue *operands,
                        NULL);
 }
 
+/// The N elements of a load as one vector.
+static MlirValue loadAtOnce(CoopvecPerThread *p, MlirOperation op,
+                            MlirValue *operands, MlirType type) {
+  if (!mlirValueIsNull(p->boundsMask))
+    return loadInsideBounds(p, operands, type);
+  if (coopvecOpIs(op, CoopvecOpMaskedLoad))
+    return coopvecBuild1(&p->body, "vector.maskedload", 4, operands, type, 0,
+                         NULL);
+  return coopvecBuild1(&p->body, "vector.load", 2, operands, type, 0, NULL);
+}
+
 /// A load at a uniform offset (Walk.c sends varying ones to Memory.c)
 /// reads the same N elements for every thread: one vector load, then each
 /// element broadcast. Masked-off elements are not accessed
@@ -355,7 +414,11 @@ bool coopvecLowerLoad(CoopvecPerThread *p, MlirOperation op) {
       coopvecScalarOperand(p, mlirOperationGetOperand(op, 1)),
       {NULL},
       {NULL}};
-  MlirValue loaded;
+  // An element loop reads each element where it uses it (loadElementAlone).
+  bool atOnce = !useElementLoop(p, op, size);
+  LoadState state = {.buffer = operands[0],
+                     .offset = operands[1],
+                     .elementType = coopvecVecElementOf(result)};
   if (coopvecOpIs(op, CoopvecOpMaskedLoad)) {
     MlirValue padding = mlirOperationGetOperand(op, 3);
     bool perThreadPadding = coopvecValueIsVarying(p, padding);
@@ -363,23 +426,20 @@ bool coopvecLowerLoad(CoopvecPerThread *p, MlirOperation op) {
       coopvecOperandElement(p, padding,
                             0); // its element value, for loadElement
     else
-      padding = coopvecScalarOperand(p, padding);
+      state.passThru = padding = coopvecScalarOperand(p, padding);
     operands[2] = coopvecScalarOperand(p, mlirOperationGetOperand(op, 2));
+    state.userMask = operands[2];
     // A uniform padding (a scalar of the element type) is the maskedload's
     // pass-through; a per-thread one (an unpacked element) is selected
     // per element.
-    operands[3] = perThreadPadding
-                      ? coopvecBuildFloatSplatConstant(&p->body, type, 0.0)
-                      : coopvecBuildBroadcast(&p->body, padding, type);
+    if (atOnce)
+      operands[3] = perThreadPadding
+                        ? coopvecBuildFloatSplatConstant(&p->body, type, 0.0)
+                        : coopvecBuildBroadcast(&p->body, padding, type);
   }
-  if (!mlirValueIsNull(p->boundsMask))
-    loaded = loadInsideBounds(p, operands, type);
-  else if (coopvecOpIs(op, CoopvecOpMaskedLoad))
-    loaded = coopvecBuild1(&p->body, "vector.maskedload", 4, operands, type, 0,
-                           NULL);
-  else
-    loaded = coopvecBuild1(&p->body, "vector.load", 2, operands, type, 0, NULL);
-  return mapElementwise(p, op, size, 0, 0, loadElement, &loaded);
+  if (atOnce)
+    state.loaded = loadAtOnce(p, op, operands, type);
+  return mapElementwise(p, op, size, 0, 0, loadElement, &state);
 }
 
 bool coopvecLowerMatrixView(CoopvecPerThread *p, MlirOperation op) {

@@ -57,7 +57,8 @@ static bool checkSignature(MlirOperation func) {
     coopvecEmitOpError(func,
                        "@%.*s: result #%ld of a per-thread function must be "
                        "a !coopvec.vec (each thread's result is written to "
-                       "an output buffer)",
+                       "an output buffer; a helper that per-thread "
+                       "functions only call can be 'func.func private')",
                        (int)name.length, name.data, (long)i);
     return false;
   }
@@ -84,7 +85,7 @@ static bool checkLoweredName(MlirOperation func, MlirOperation module,
 typedef struct SymbolUseSearch {
   MlirStringRef name;
   const CoopvecFunctionList *perThread;
-  const char *passName, *suffix;
+  const char *passName, *suffix; // for the error; none when null
   bool ok;
 } SymbolUseSearch;
 
@@ -114,13 +115,15 @@ static MlirWalkResult findSymbolUse(MlirOperation op, void *userData) {
   for (intptr_t i = 0; i < mlirOperationGetNumAttributes(op); ++i) {
     if (!refersTo(mlirOperationGetAttribute(op, i).attribute, search->name))
       continue;
+    search->ok = false;
+    if (!search->passName)
+      break;
     coopvecEmitOpError(op,
                        "refers to per-thread function @%.*s, which %s "
                        "replaces by @%.*s%s with a batched signature",
                        (int)search->name.length, search->name.data,
                        search->passName, (int)search->name.length,
                        search->name.data, search->suffix);
-    search->ok = false;
     break;
   }
   return MlirWalkResultAdvance;
@@ -162,14 +165,83 @@ bool coopvecCheckPerThreadFunction(MlirOperation func, MlirOperation module,
   return coopvecCheckPerThreadOps(func, passName, targetCheck) && ok;
 }
 
-bool coopvecPrepareFunctions(MlirOperation module,
-                             const CoopvecFunctionList *perThread,
-                             const char *passName, const char *suffix,
-                             CoopvecTargetOpCheck targetCheck) {
+static bool isPrivate(MlirOperation func) {
+  MlirAttribute visibility = mlirOperationGetAttributeByName(
+      func, mlirStringRefCreateFromCString("sym_visibility"));
+  return !mlirAttributeIsNull(visibility) &&
+         mlirAttributeIsAString(visibility) &&
+         sameName(mlirStringAttrGetValue(visibility),
+                  mlirStringRefCreateFromCString("private"));
+}
+
+typedef struct CallSearch {
+  MlirStringRef name;
+  bool found;
+} CallSearch;
+
+static MlirWalkResult findCallOf(MlirOperation op, void *userData) {
+  CallSearch *search = userData;
+  if (!coopvecOpIsNamed(op, "func.call"))
+    return MlirWalkResultAdvance;
+  MlirAttribute callee = mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("callee"));
+  search->found |=
+      !mlirAttributeIsNull(callee) && refersTo(callee, search->name);
+  return search->found ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
+}
+
+/// A private per-thread function that per-thread functions call is a
+/// helper, not an entry: once every call is inlined it is erased (as
+/// symbol-dce would), so that it needs no batched form (a helper may
+/// return a per-thread scalar).
+static bool isHelper(MlirOperation func, const CoopvecFunctionList *perThread) {
+  if (!isPrivate(func))
+    return false;
+  CallSearch search = {coopvecSymbolNameOf(func), false};
+  for (intptr_t i = 0; i < perThread->count && !search.found; ++i)
+    mlirOperationWalk(perThread->ops[i], findCallOf, &search, MlirWalkPreOrder);
+  return search.found;
+}
+
+/// Erases the helpers (marked in `helper`) from the module and the list,
+/// except one that something other than a per-thread function refers to:
+/// it stays, and the checks of every per-thread function report the use.
+static void eraseHelpers(MlirOperation module, CoopvecFunctionList *perThread,
+                         const bool *helper) {
+  intptr_t kept = 0;
+  for (intptr_t i = 0; i < perThread->count; ++i) {
+    MlirOperation func = perThread->ops[i];
+    if (helper[i] && checkSymbolUses(func, module, perThread, NULL, NULL))
+      mlirOperationDestroy(func);
+    else
+      perThread->ops[kept++] = func;
+  }
+  perThread->count = kept;
+}
+
+bool coopvecInlineAndEraseHelpers(MlirOperation module,
+                                  CoopvecFunctionList *perThread,
+                                  const char *passName) {
+  bool *helper = calloc((size_t)perThread->count + 1, sizeof(bool));
+  if (!helper)
+    abort();
+  for (intptr_t i = 0; i < perThread->count; ++i)
+    helper[i] = isHelper(perThread->ops[i], perThread);
   bool ok =
       coopvecCheckAndInline(perThread->ops, perThread->count, module, passName);
-  if (!ok)
+  if (ok)
+    eraseHelpers(module, perThread, helper);
+  free(helper);
+  return ok;
+}
+
+bool coopvecPrepareFunctions(MlirOperation module,
+                             CoopvecFunctionList *perThread,
+                             const char *passName, const char *suffix,
+                             CoopvecTargetOpCheck targetCheck) {
+  if (!coopvecInlineAndEraseHelpers(module, perThread, passName))
     return false;
+  bool ok = true;
   for (intptr_t i = 0; i < perThread->count; ++i)
     ok &= coopvecCheckPerThreadFunction(perThread->ops[i], module, perThread,
                                         passName, suffix, targetCheck);

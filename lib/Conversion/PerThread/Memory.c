@@ -480,16 +480,14 @@ bool coopvecLowerVaryingTransfer(CoopvecPerThread *p, MlirOperation op) {
 // coopvec transfers at uniform offsets, checked at run time
 //===----------------------------------------------------------------------===//
 
-/// The elements of a uniform transfer inside its buffer: the first
-/// `size - offset` (none when offset >= size, unsigned), a create_mask.
-static MlirValue boundsMaskOf(CoopvecPerThread *p, const Transfer *t,
-                              int64_t count) {
+/// How many elements of a uniform transfer are inside its buffer:
+/// `size - offset`, or none when offset >= size (unsigned).
+static MlirValue elementsLeft(CoopvecPerThread *p, const Transfer *t) {
   CoopvecBuilder *b = &p->body;
   MlirValue starts = coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, t->offset, t->size);
-  MlirValue left = coopvecBuildSelect(
+  return coopvecBuildSelect(
       b, starts, coopvecBuildBinaryOp(b, "arith.subi", t->size, t->offset),
       indexConstant(p, 0));
-  return coopvecBuildCreateMask(b, count, left);
 }
 
 /// A uniform offset is the same in every thread: one test per op, not per
@@ -511,9 +509,10 @@ bool coopvecLowerUniformTransfer(CoopvecPerThread *p, MlirOperation op,
   intptr_t count = coopvecVecSizeOf(load ? mlirOperationGetResult(op, 0)
                                          : mlirOperationGetOperand(op, 0));
   reportTransfer(p, &t, count);
-  p->boundsMask = boundsMaskOf(p, &t, count);
+  p->boundsLeft = elementsLeft(p, &t);
+  p->boundsMask = coopvecBuildCreateMask(&p->body, count, p->boundsLeft);
   bool ok = lower(p, op);
-  p->boundsMask = (MlirValue){NULL};
+  p->boundsMask = p->boundsLeft = (MlirValue){NULL};
   return ok;
 }
 

@@ -187,7 +187,8 @@ static MlirValue *copyValues(intptr_t count, const MlirValue *values) {
   MlirValue *copy = malloc(sizeof(MlirValue) * (size_t)(count ? count : 1));
   if (!copy)
     abort();
-  memcpy(copy, values, sizeof(MlirValue) * (size_t)count);
+  if (count > 0) // `values` may be null when there are none
+    memcpy(copy, values, sizeof(MlirValue) * (size_t)count);
   return copy;
 }
 

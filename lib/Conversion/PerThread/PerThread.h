@@ -214,6 +214,9 @@ typedef struct CoopvecPerThread {
   /// vector<N x i1>); null otherwise. The targets' store and reduce_sum
   /// hooks access only those (coopvecTransferMask).
   MlirValue boundsMask;
+  /// With boundsMask: how many of its elements are inside the buffer (a
+  /// uniform index), for element loops that test element i alone.
+  MlirValue boundsLeft;
   MlirOperation *checks;
   intptr_t numChecks, checksCapacity;
   MlirValue status;
@@ -475,11 +478,22 @@ bool coopvecCheckPerThreadFunction(MlirOperation func, MlirOperation module,
                                    const char *passName, const char *suffix,
                                    CoopvecTargetOpCheck targetCheck);
 
+/// Every call of the per-thread functions checked (no recursion, no
+/// declarations) and inlined; then the private functions they called
+/// (helpers, which need no batched form) erased from `module` and from
+/// `perThread`, unless something else refers to them. Reports every error
+/// it finds.
+bool coopvecInlineAndEraseHelpers(MlirOperation module,
+                                  CoopvecFunctionList *perThread,
+                                  const char *passName);
+
 /// What the lowering passes do before lowering anything: every call of
 /// the per-thread functions checked (no recursion, no declarations) and
-/// inlined, then every function checked. Reports every error it finds.
+/// inlined; the private functions they called (helpers) erased from the
+/// module and from `perThread`; then every function checked. Reports every
+/// error it finds.
 bool coopvecPrepareFunctions(MlirOperation module,
-                             const CoopvecFunctionList *perThread,
+                             CoopvecFunctionList *perThread,
                              const char *passName, const char *suffix,
                              CoopvecTargetOpCheck targetCheck);
 

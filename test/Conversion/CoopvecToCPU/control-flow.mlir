@@ -255,3 +255,37 @@ func.func @weights_in_loop(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %g: memr
   }
   return %r : !coopvec.vec<2, f32>
 }
+
+// -----
+
+// The same, with a vec of 40 elements (a tile): the element loop reads
+// each element by itself, a one-lane maskedload enabled while the element
+// is inside the buffer (element < size - offset), not a dynamic extract
+// from a vector<40xf32> loaded at once.
+// CHECK-LABEL: func.func @tiled_weights_in_loop_batched(
+// CHECK:         %[[DIM:.*]] = memref.dim %{{.*}}, %c0 : memref<?xf32>
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(
+// CHECK-NEXT:      %[[OFF:.*]] = arith.muli %[[I]], %{{.*}} : index
+// CHECK:           %[[STARTS:.*]] = arith.cmpi ult, %[[OFF]], %[[DIM]] : index
+// CHECK-NEXT:      %[[LEFT:.*]] = arith.subi %[[DIM]], %[[OFF]] : index
+// CHECK-NEXT:      %[[N:.*]] = arith.select %[[STARTS]], %[[LEFT]], %c0 : index
+// CHECK-NOT:       vector.load %arg2
+// CHECK:           scf.for %[[E:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[OFF]], %[[E]] : index
+// CHECK-NEXT:        %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<1xf32>
+// CHECK-NEXT:        %[[IN:.*]] = arith.cmpi ult, %[[E]], %[[N]] : index
+// CHECK-NEXT:        %[[M1:.*]] = vector.broadcast %[[IN]] : i1 to vector<1xi1>
+// CHECK-NEXT:        %[[L:.*]] = vector.maskedload %{{.*}}[%[[AT]]], %[[M1]], %[[ZERO]] : memref<?xf32>, vector<1xi1>, vector<1xf32> into vector<1xf32>
+// CHECK-NEXT:        vector.extract %[[L]][0] : f32 from vector<1xf32>
+func.func @tiled_weights_in_loop(%x: !coopvec.vec<40, f32>, %w: memref<?xf32>, %n: index) -> !coopvec.vec<40, f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c40 = arith.constant 40 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%acc = %x) -> !coopvec.vec<40, f32> {
+    %off = arith.muli %i, %c40 : index
+    %b = "coopvec.load"(%w, %off) : (memref<?xf32>, index) -> !coopvec.vec<40, f32>
+    %y = "coopvec.add"(%acc, %b) : (!coopvec.vec<40, f32>, !coopvec.vec<40, f32>) -> !coopvec.vec<40, f32>
+    scf.yield %y : !coopvec.vec<40, f32>
+  }
+  return %r : !coopvec.vec<40, f32>
+}

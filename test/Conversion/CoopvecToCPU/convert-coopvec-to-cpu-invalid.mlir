@@ -235,7 +235,7 @@ func.func @poison_matrix(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
 
 // -----
 
-// expected-error@+1 {{'func.func' op @scalar_result: result #0 of a per-thread function must be a !coopvec.vec (each thread's result is written to an output buffer)}}
+// expected-error@+1 {{'func.func' op @scalar_result: result #0 of a per-thread function must be a !coopvec.vec (each thread's result is written to an output buffer; a helper that per-thread functions only call can be 'func.func private')}}
 func.func @scalar_result(%x: !coopvec.vec<2, f32>, %s: f32) -> f32 {
   return %s : f32
 }
@@ -324,4 +324,18 @@ func.func @big(%x: !coopvec.vec<128, f32>, %h: !coopvec.vec<64, f32>, %w: memref
   // expected-error@+1 {{'coopvec.outer_product_accumulate' op uses a 256 x 128 matrix; convert-coopvec-to-cpu handles matrices of at most 16384 elements}}
   "coopvec.outer_product_accumulate"(%u, %x, %G) : (!coopvec.vec<256, f32>, !coopvec.vec<128, f32>, !coopvec.matrix<256, 128, f32, "row_major">) -> ()
   return %z : !coopvec.vec<128, f32>
+}
+
+// -----
+
+// memref.dim: the reference interpreter and SPIR-V storage buffers have no
+// size to give, so no engine reads one (docs/dialect.md, "What is refused").
+func.func @dim(%x: !coopvec.vec<1, f32>, %b: memref<?xf32>) -> !coopvec.vec<1, f32> {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'memref.dim' op reads the size of a memref, which per-thread code cannot (convert-coopvec-to-cpu); pass the size as an argument}}
+  %n = memref.dim %b, %c0 : memref<?xf32>
+  %i = arith.index_cast %n : index to i32
+  %f = arith.sitofp %i : i32 to f32
+  %y = "coopvec.add"(%x, %f) : (!coopvec.vec<1, f32>, f32) -> !coopvec.vec<1, f32>
+  return %y : !coopvec.vec<1, f32>
 }

@@ -136,3 +136,17 @@ gpu.module @coopvec_kernels {
 func.func @needs_module(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
   return %x : !coopvec.vec<2, f32>
 }
+
+// -----
+
+// memref.dim: the reference interpreter and SPIR-V storage buffers have no
+// size to give, so no engine reads one (docs/dialect.md, "What is refused").
+func.func @dim(%x: !coopvec.vec<1, f32>, %b: memref<?xf32>) -> !coopvec.vec<1, f32> {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{'memref.dim' op reads the size of a memref, which per-thread code cannot (convert-coopvec-to-gpu); pass the size as an argument}}
+  %n = memref.dim %b, %c0 : memref<?xf32>
+  %i = arith.index_cast %n : index to i32
+  %f = arith.sitofp %i : i32 to f32
+  %y = "coopvec.add"(%x, %f) : (!coopvec.vec<1, f32>, f32) -> !coopvec.vec<1, f32>
+  return %y : !coopvec.vec<1, f32>
+}

@@ -466,9 +466,9 @@ func.func @simt_layouts(%x: !coopvec.vec<2, f16>, %w: memref<?xf16>) -> (!coopve
 // CHECK-NEXT:      %[[V:.*]] = arith.select %{{.*}}, %[[L]], %{{.*}} : f32
 // CHECK-NEXT:      memref.store %[[V]], %[[XT]][%[[I]]] : memref<40xf32>
 // CHECK-NEXT:    } {llvm.loop_annotation =
-// CHECK-NEXT:    %[[BIAS:.*]] = vector.load %[[W]][%[[OFF]]] : memref<?xf32>, vector<36xf32>
 // CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[C36]] step %{{.*}} {
-// CHECK-NEXT:      %[[BI:.*]] = vector.extract %[[BIAS]][%[[I]]] : f32 from vector<36xf32>
+// CHECK-NEXT:      %[[BAT:.*]] = arith.addi %[[OFF]], %[[I]] : index
+// CHECK-NEXT:      %[[BI:.*]] = memref.load %[[W]][%[[BAT]]] : memref<?xf32>
 // CHECK-NEXT:      memref.store %[[BI]], %[[YT]][%[[I]]] : memref<36xf32>
 // CHECK-NEXT:    } {llvm.loop_annotation =
 // CHECK-NEXT:    scf.for %[[O:.*]] = %{{.*}} to %[[C36]] step %{{.*}} {

@@ -56,16 +56,25 @@ func.func @layer(%x: !coopvec.vec<4, f32>, %w: memref<?xf32>) -> !coopvec.vec<4,
   return %t : !coopvec.vec<4, f32>
 }
 
-// A per-thread function calling the layer twice and a helper: nested
-// calls two deep, vec, memref and scalar arguments. (Its scalar result
-// travels in a vec<1>: the lowerings refuse a per-thread function with a
-// scalar result even when it is only called.)
+// A private per-thread helper with a per-thread scalar result: only
+// called, it is inlined and erased (no entry of its own, which could not
+// return a scalar).
+func.func private @radius(%v: !coopvec.vec<4, f32>) -> f32 {
+  %e:4 = "coopvec.unpack"(%v) : (!coopvec.vec<4, f32>) -> (f32, f32, f32, f32)
+  %r:2 = func.call @polar(%e#0, %e#1) : (f32, f32) -> (f32, f32)
+  return %r#0 : f32
+}
+
+// A per-thread function calling the layer twice and helpers: nested
+// calls two deep, vec, memref and scalar arguments. (Its own scalar result
+// travels in a vec<1>: it is also run as an entry.)
 func.func @block(%x: !coopvec.vec<4, f32>, %w: memref<?xf32>, %k: f32) -> (!coopvec.vec<4, f32>, !coopvec.vec<1, f32>) {
   %h = func.call @layer(%x, %w) : (!coopvec.vec<4, f32>, memref<?xf32>) -> !coopvec.vec<4, f32>
   %g = func.call @layer(%h, %w) : (!coopvec.vec<4, f32>, memref<?xf32>) -> !coopvec.vec<4, f32>
   %e:4 = "coopvec.unpack"(%g) : (!coopvec.vec<4, f32>) -> (f32, f32, f32, f32)
   %r:2 = func.call @polar(%e#0, %e#1) : (f32, f32) -> (f32, f32)
-  %s = arith.mulf %r#0, %k : f32
+  %rad = func.call @radius(%g) : (!coopvec.vec<4, f32>) -> f32
+  %s = arith.mulf %rad, %k : f32
   %y = "coopvec.fma"(%g, %s, %x) : (!coopvec.vec<4, f32>, f32, !coopvec.vec<4, f32>) -> !coopvec.vec<4, f32>
   %a = "coopvec.from_elements"(%r#1) : (f32) -> !coopvec.vec<1, f32>
   return %y, %a : !coopvec.vec<4, f32>, !coopvec.vec<1, f32>

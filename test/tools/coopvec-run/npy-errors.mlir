@@ -19,10 +19,10 @@
 // RUN:   --arg=%t/good1.npy 2>&1 | FileCheck %s --check-prefix=BIG
 // BIG: coopvec-run: error: {{.*}}big.npy: unsupported dtype '>f4': big-endian data is not supported
 
-// RUN: printf "\x93NUMPY\x01\x00\x3c\x00{'descr': '<i4', 'fortran_order': False, 'shape': (2, 3), }\n%%024d" 0 > %t/i4.npy
-// RUN: not coopvec-run %s --entry=scale --batch=2 --arg=%t/i4.npy \
-// RUN:   --arg=%t/good1.npy 2>&1 | FileCheck %s --check-prefix=I4
-// I4: coopvec-run: error: {{.*}}i4.npy: unsupported dtype '<i4' (supported: '<f2', '<f4', '<f8', '<i8')
+// RUN: printf "\x93NUMPY\x01\x00\x3c\x00{'descr': '<u4', 'fortran_order': False, 'shape': (2, 3), }\n%%024d" 0 > %t/u4.npy
+// RUN: not coopvec-run %s --entry=scale --batch=2 --arg=%t/u4.npy \
+// RUN:   --arg=%t/good1.npy 2>&1 | FileCheck %s --check-prefix=U4
+// U4: coopvec-run: error: {{.*}}u4.npy: unsupported dtype '<u4' (supported: '<f2', '<f4', '<f8', '<i8', '<i4', '|i1', '|b1')
 
 // RUN: printf "\x93NUMPY\x01\x00\x3b\x00{'descr': '<f4', 'fortran_order': True, 'shape': (2, 3), }\n%%024d" 0 > %t/fortran.npy
 // RUN: not coopvec-run %s --entry=scale --batch=2 --arg=%t/fortran.npy \

@@ -79,3 +79,43 @@ func.func @scalar32(%s: f32) -> !coopvec.vec<1, f32> {
   %v = "coopvec.splat"(%s) : (f32) -> !coopvec.vec<1, f32>
   return %v : !coopvec.vec<1, f32>
 }
+
+// Integer memrefs (per-thread programs): i32 as '<i4', i8 as '|i1', read
+// and written; NumPy's booleans ('|b1') feed an i8 argument; an integer
+// argument takes its own width only. Each of 3 threads adds 1 to h[0] and
+// m[1] (--random fills integers with 0).
+// RUN: coopvec-run %s --entry=ints --batch=3 --random --reference \
+// RUN:   --save-inputs=%t/i --out=%t/o --print | FileCheck %s --check-prefix=INTS
+// INTS:      argument 1 (written): i32, shape (8,)
+// INTS-NEXT: [0] 3 0 0 0 0 0 0 0
+// INTS-NEXT: argument 2 (written): i8, shape (8,)
+// INTS-NEXT: [0] 0 3 0 0 0 0 0 0
+// RUN: head -c 80 %t/i1.npy | FileCheck %s --check-prefix=I32FILE
+// I32FILE: 'descr': '<i4'
+// RUN: head -c 80 %t/o_arg2.npy | FileCheck %s --check-prefix=I8FILE
+// I8FILE: 'descr': '|i1'
+// RUN: coopvec-run %s --entry=ints --batch=3 --arg=%t/i0.npy \
+// RUN:   --arg=%t/o_arg1.npy --arg=%t/o_arg2.npy --reference --print \
+// RUN:   | FileCheck %s --check-prefix=AGAIN
+// AGAIN:      [0] 6 0 0 0 0 0 0 0
+// AGAIN:      [0] 0 6 0 0 0 0 0 0
+// RUN: printf "\x93NUMPY\x01\x00\x3a\x00{'descr': '|b1', 'fortran_order': False, 'shape': (8,), }\n\x01\x01\x01\x01\x01\x01\x01\x01" > %t/bool.npy
+// RUN: coopvec-run %s --entry=ints --batch=3 --arg=%t/i0.npy \
+// RUN:   --arg=%t/o_arg1.npy --arg=%t/bool.npy --reference --print \
+// RUN:   | FileCheck %s --check-prefix=BOOL
+// BOOL: argument 2 (written): i8, shape (8,)
+// BOOL-NEXT: [0] 1 4 1 1 1 1 1 1
+// RUN: not coopvec-run %s --entry=ints --batch=3 --arg=%t/i0.npy \
+// RUN:   --arg=%t/o_arg1.npy --arg=%t/o_arg1.npy --reference 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=WIDTH
+// WIDTH: error: {{.*}}o_arg1.npy: argument #2 (memref<8xi8>) expects dtype '|i1', got '<i4'
+
+func.func @ints(%x: !coopvec.vec<1, f32>, %h: memref<8xi32>, %m: memref<8xi8>) -> !coopvec.vec<1, f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one32 = arith.constant 1 : i32
+  %one8 = arith.constant 1 : i8
+  %a = memref.atomic_rmw addi %one32, %h[%c0] : (i32, memref<8xi32>) -> i32
+  %b = memref.atomic_rmw addi %one8, %m[%c1] : (i8, memref<8xi8>) -> i8
+  return %x : !coopvec.vec<1, f32>
+}
