@@ -1,9 +1,9 @@
 //===- Math.h - The math library on element values (internal) -----*- C -*-===//
 //
-// Transcendental functions as straight-line arith code and math.fma (no
-// calls, loops or branches: selects for the special cases) on f32 scalars
-// or vectors of f32 of any shape, created where `b` inserts. Every target
-// runs the same code, so one measured ulp bound holds on every engine.
+// Transcendental functions (and an exact fmod) as straight-line arith code and
+// math.fma (no calls, loops or branches: selects for the special cases) on f32
+// scalars or vectors of f32 of any shape, created where `b` inserts. Every
+// target runs the same code, so one measured ulp bound holds on every engine.
 // Special values are C99 Annex F's; subnormal inputs and results are kept.
 // The code assumes IEEE f32 arithmetic with a fused fma, correctly rounded
 // division and the default environment (round to nearest even, no
@@ -45,5 +45,13 @@ MlirValue coopvecEmitErf(CoopvecBuilder *b, MlirValue x);
 
 /// Rsqrt.c: 1/sqrt(x), without math.sqrt.
 MlirValue coopvecEmitRsqrt(CoopvecBuilder *b, MlirValue x);
+
+/// Fmod.c: fmod(x, y) (arith.remf), exact for every pair; no fma or
+/// division per step, so a target's unfused fma or inexact division does
+/// not change it.
+MlirValue coopvecEmitFmod(CoopvecBuilder *b, MlirValue x, MlirValue y);
+/// fmod for x and y that are f16 values (widened to f32): 3 reduction steps
+/// in place of 22, enough for f16's exponent range.
+MlirValue coopvecEmitFmodOfF16(CoopvecBuilder *b, MlirValue x, MlirValue y);
 
 #endif // COOPVEC_LIB_MATH_MATH_H

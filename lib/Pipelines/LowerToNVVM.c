@@ -22,7 +22,10 @@
 // links libdevice only when it finds a CUDA toolkit (CUDA_HOME, ...), and
 // without one the PTX calls undefined functions. As LLVM intrinsics they are
 // single instructions (fma.rn.f32, max.f32) and the PTX does not depend on
-// the compiling machine.
+// the compiling machine. For the same reason coopvec-prepare-nvvm turns
+// math.floor, ceil, round, roundeven, absf, copysign and sqrt into calls
+// of their LLVM intrinsics: convert-gpu-to-nvvm refuses the llvm.intr.*
+// ops that convert-math-to-llvm makes of them.
 //
 //===----------------------------------------------------------------------===//
 

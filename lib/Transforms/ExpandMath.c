@@ -1,15 +1,18 @@
 //===- ExpandMath.c - coopvec-expand-math ---------------------------------===//
 //
-// Rewrites the math dialect's transcendental ops on f32 or f16 scalars or
-// vectors (any shape), anywhere in the IR, into the straight-line arith +
-// math.fma code of lib/Math/. LLVM would lower math.sin on a vector to one
-// libm call per lane, and each GPU target would use its own library with
-// its own accuracy; the expanded code runs in SIMD registers on the CPU
+// Rewrites the math dialect's transcendental ops and arith.remf on f32 or
+// f16 scalars or vectors (any shape), anywhere in the IR, into the
+// straight-line arith + math.fma code of lib/Math/. LLVM would lower
+// math.sin or arith.remf on a vector to one libm call per lane, and each GPU
+// target would use its own library with its own accuracy (SPIR-V's OpFRem
+// is not even exact); the expanded code runs in SIMD registers on the CPU
 // and computes the same bits on every target, so one measured bound holds
-// everywhere (docs/execution-model.md, "Transcendentals").
+// everywhere (docs/execution-model.md, "Transcendentals"), and remf is
+// exact everywhere.
 //
-// f16 operands are widened to f32, computed and rounded once. Other element
-// types (f64, bf16) are left alone, and so are the math ops that are one
+// f16 operands are widened to f32, computed and rounded once (remf's f32
+// result is an f16 value, so that rounding is exact). Other element types
+// (f64, bf16) are left alone, and so are the math ops that are one
 // instruction or exact (sqrt, floor, ceil, round, trunc, absf, copysign,
 // fma).
 //
@@ -35,35 +38,38 @@ typedef struct ExpandMathOptions {
 
 static const CoopvecPassOption expandMathOptions[] = {
     {"ops", CoopvecOptionList, offsetof(ExpandMathOptions, ops),
-     "sin,cos,exp,exp2,log,log2,tanh,atan,atan2,erf,powf,rsqrt",
-     "the math ops to expand, named without 'math.'"},
+     "sin,cos,exp,exp2,log,log2,tanh,atan,atan2,erf,powf,rsqrt,remf",
+     "the ops to expand: math ops named without 'math.', and remf "
+     "(arith.remf)"},
 };
 
 typedef MlirValue (*UnaryEmitter)(CoopvecBuilder *, MlirValue);
 typedef MlirValue (*BinaryEmitter)(CoopvecBuilder *, MlirValue, MlirValue);
 
-/// An expandable op: its name without "math.", its emitter, and the one to
-/// use when the result is rounded to f16 (NULL: the f32 one).
+/// An expandable op: its name in ops=, the op's name, its emitter, and the
+/// one to use for f16 operands (NULL: the f32 one).
 typedef struct Expansion {
-  const char *name;
+  const char *name, *op;
   UnaryEmitter unary;
   BinaryEmitter binary;
   UnaryEmitter unaryForF16;
+  BinaryEmitter binaryForF16;
 } Expansion;
 
 static const Expansion expansions[] = {
-    {"sin", coopvecEmitSin, NULL, NULL},
-    {"cos", coopvecEmitCos, NULL, NULL},
-    {"exp", coopvecEmitExp, NULL, NULL},
-    {"exp2", coopvecEmitExp2, NULL, NULL},
-    {"log", coopvecEmitLog, NULL, NULL},
-    {"log2", coopvecEmitLog2, NULL, NULL},
-    {"tanh", coopvecEmitTanh, NULL, coopvecEmitTanhForF16},
-    {"atan", coopvecEmitAtan, NULL, NULL},
-    {"atan2", NULL, coopvecEmitAtan2, NULL},
-    {"erf", coopvecEmitErf, NULL, NULL},
-    {"powf", NULL, coopvecEmitPow, NULL},
-    {"rsqrt", coopvecEmitRsqrt, NULL, NULL},
+    {"sin", "math.sin", coopvecEmitSin, NULL, NULL, NULL},
+    {"cos", "math.cos", coopvecEmitCos, NULL, NULL, NULL},
+    {"exp", "math.exp", coopvecEmitExp, NULL, NULL, NULL},
+    {"exp2", "math.exp2", coopvecEmitExp2, NULL, NULL, NULL},
+    {"log", "math.log", coopvecEmitLog, NULL, NULL, NULL},
+    {"log2", "math.log2", coopvecEmitLog2, NULL, NULL, NULL},
+    {"tanh", "math.tanh", coopvecEmitTanh, NULL, coopvecEmitTanhForF16, NULL},
+    {"atan", "math.atan", coopvecEmitAtan, NULL, NULL, NULL},
+    {"atan2", "math.atan2", NULL, coopvecEmitAtan2, NULL, NULL},
+    {"erf", "math.erf", coopvecEmitErf, NULL, NULL, NULL},
+    {"powf", "math.powf", NULL, coopvecEmitPow, NULL, NULL},
+    {"rsqrt", "math.rsqrt", coopvecEmitRsqrt, NULL, NULL, NULL},
+    {"remf", "arith.remf", NULL, coopvecEmitFmod, NULL, coopvecEmitFmodOfF16},
 };
 
 enum { NUM_EXPANSIONS = sizeof(expansions) / sizeof(expansions[0]) };
@@ -128,18 +134,17 @@ static bool isExpandableType(MlirType type) {
 }
 
 /// The expansion of `op` if the option selects it and its type is f32 or
-/// f16 (math ops have one result, of their operands' type), else -1.
+/// f16 (these ops have one result, of their operands' type), else -1.
 static int expansionOf(MlirOperation op, const bool *selected) {
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  if (name.length <= 5 || strncmp(name.data, "math.", 5) != 0 ||
-      mlirOperationGetNumResults(op) != 1)
-    return -1;
-  int index =
-      findExpansion(mlirStringRefCreate(name.data + 5, name.length - 5));
-  if (index < 0 || !selected[index] ||
+  if (mlirOperationGetNumResults(op) != 1 ||
       !isExpandableType(mlirValueGetType(mlirOperationGetResult(op, 0))))
     return -1;
-  return index;
+  for (int i = 0; i < NUM_EXPANSIONS; ++i)
+    if (selected[i] && mlirStringRefEqual(name, mlirStringRefCreateFromCString(
+                                                    expansions[i].op)))
+      return i;
+  return -1;
 }
 
 static MlirWalkResult findOp(MlirOperation op, void *userData) {
@@ -178,7 +183,8 @@ static void expand(MlirOperation op, const Expansion *e) {
   }
   MlirValue result;
   if (e->binary)
-    result = e->binary(&b, operands[0], operands[1]);
+    result = (f16 && e->binaryForF16 ? e->binaryForF16
+                                     : e->binary)(&b, operands[0], operands[1]);
   else
     result =
         (f16 && e->unaryForF16 ? e->unaryForF16 : e->unary)(&b, operands[0]);
@@ -214,8 +220,8 @@ const CoopvecPassDef coopvecExpandMathPassDef = {
     .argument = "coopvec-expand-math",
     .name = "CoopvecExpandMath",
     .description = "Expand math.sin, cos, exp, exp2, log, log2, tanh, atan, "
-                   "atan2, erf, powf and rsqrt on f32 / f16 into portable "
-                   "arith + math.fma code (no libm calls)",
+                   "atan2, erf, powf, rsqrt and arith.remf (exact) on f32 / "
+                   "f16 into portable arith + math.fma code (no libm calls)",
     .anchor = "",
     .options = expandMathOptions,
     .numOptions = sizeof(expandMathOptions) / sizeof(expandMathOptions[0]),

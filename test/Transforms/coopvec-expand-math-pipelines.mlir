@@ -1,12 +1,12 @@
-// Every pipeline runs coopvec-expand-math: the math ops of a lowered
-// program are arith + math.fma code on every target. On the CPU that is the
+// Every pipeline runs coopvec-expand-math: the math ops and arith.remf of a
+// lowered program are arith + math.fma code on every target. On the CPU that is the
 // whole module (per-thread functions after convert-coopvec-to-cpu, and the
 // user's own functions on lane vectors), and the LLVM IR calls no libm
 // function; for NVVM and SPIR-V the gpu.module, where no libdevice call
 // (__nv_sinf) or GLSL extended instruction (GL.Sin, whose accuracy is the
 // driver's) is left.
-// RUN: coopvec-opt %s --pass-pipeline='builtin.module(coopvec-lower-to-cpu)' | FileCheck %s --check-prefix=CPU --implicit-check-not='math.{{(sin|cos|exp|exp2|log|log2|tanh|atan|atan2|erf|powf|rsqrt) }}'
-// RUN: coopvec-opt %s --pass-pipeline='builtin.module(coopvec-lower-to-cpu)' --emit=llvm | FileCheck %s --check-prefix=LLVM --implicit-check-not='{{@(llvm\.)?(sin|cos|exp|exp2|log|log2|tanh|atan|atan2|erf|pow|sqrt)f?[.(]}}'
+// RUN: coopvec-opt %s --pass-pipeline='builtin.module(coopvec-lower-to-cpu)' | FileCheck %s --check-prefix=CPU --implicit-check-not='math.{{(sin|cos|exp|exp2|log|log2|tanh|atan|atan2|erf|powf|rsqrt) }}' --implicit-check-not='{{arith.remf|llvm.frem}}'
+// RUN: coopvec-opt %s --pass-pipeline='builtin.module(coopvec-lower-to-cpu)' --emit=llvm | FileCheck %s --check-prefix=LLVM --implicit-check-not='{{@(llvm\.)?(sin|cos|exp|exp2|log|log2|tanh|atan|atan2|erf|pow|sqrt|fmod)f?[.(]}}' --implicit-check-not=frem
 // RUN: coopvec-opt %s --pass-pipeline='builtin.module(coopvec-lower-to-nvvm{binary=false})' | FileCheck %s --check-prefix=NVVM
 // RUN: coopvec-opt %s --pass-pipeline='builtin.module(coopvec-lower-to-spirv{binary=false})' | FileCheck %s --check-prefix=SPIRV
 
@@ -24,16 +24,14 @@
 // LLVM-NOT: call {{.*}}@{{[a-z_0-9]+}}(
 
 // NVVM: gpu.module @coopvec_kernels
-// NVVM-NOT: math.
-// NVVM-NOT: __nv_
+// NVVM-NOT: {{math\.|__nv_|llvm.frem}}
 // NVVM: llvm.intr.fma
-// NVVM-NOT: math.
-// NVVM-NOT: __nv_
+// NVVM-NOT: {{math\.|__nv_|llvm.frem}}
 
 // SPIRV: spirv.module
-// SPIRV-NOT: {{spirv.GL.(Sin|Cos|Exp|Exp2|Log|Log2|Tanh|Atan|Atan2|Pow|InverseSqrt)}}
+// SPIRV-NOT: {{spirv.GL.(Sin|Cos|Exp|Exp2|Log|Log2|Tanh|Atan|Atan2|Pow|InverseSqrt)|spirv.FRem}}
 // SPIRV: spirv.GL.Fma
-// SPIRV-NOT: {{spirv.GL.(Sin|Cos|Exp|Exp2|Log|Log2|Tanh|Atan|Atan2|Pow|InverseSqrt)}}
+// SPIRV-NOT: {{spirv.GL.(Sin|Cos|Exp|Exp2|Log|Log2|Tanh|Atan|Atan2|Pow|InverseSqrt)|spirv.FRem}}
 
 // Uniform math in a per-thread function (it runs in the lane loop on the
 // CPU, in every thread of the kernel on GPUs).
@@ -50,7 +48,8 @@ func.func @f(%x: !coopvec.vec<4, f32>, %s: f32, %t: f32) -> !coopvec.vec<4, f32>
   %9 = math.erf %8 : f32
   %10 = math.powf %9, %s : f32
   %11 = math.rsqrt %10 : f32
-  %y = "coopvec.mul"(%x, %11) : (!coopvec.vec<4, f32>, f32) -> !coopvec.vec<4, f32>
+  %12 = arith.remf %11, %t : f32
+  %y = "coopvec.mul"(%x, %12) : (!coopvec.vec<4, f32>, f32) -> !coopvec.vec<4, f32>
   return %y : !coopvec.vec<4, f32>
 }
 
@@ -60,5 +59,7 @@ func.func @lanes(%x: vector<16xf32>, %h: vector<16xf16>) -> (vector<16xf32>, vec
   %0 = math.sin %x : vector<16xf32>
   %1 = math.powf %0, %x : vector<16xf32>
   %2 = math.erf %h : vector<16xf16>
-  return %1, %2 : vector<16xf32>, vector<16xf16>
+  %3 = arith.remf %1, %0 : vector<16xf32>
+  %4 = arith.remf %2, %h : vector<16xf16>
+  return %3, %4 : vector<16xf32>, vector<16xf16>
 }

@@ -1,18 +1,19 @@
-// coopvec-expand-math rewrites the math dialect's transcendental ops on f32
-// and f16 (scalars and vectors of any shape, anywhere in the module) into
-// arith + math.fma code: no calls, loops or branches.
-// RUN: coopvec-opt %s --coopvec-expand-math | FileCheck %s --implicit-check-not='math.{{(sin|cos|exp|exp2|log|log2|tanh|atan|atan2|erf|powf|rsqrt) }}' --implicit-check-not='{{call|scf\.|cf\.}}'
+// coopvec-expand-math rewrites the math dialect's transcendental ops and
+// arith.remf on f32 and f16 (scalars and vectors of any shape, anywhere in
+// the module) into arith + math.fma code: no calls, loops or branches.
+// RUN: coopvec-opt %s --coopvec-expand-math | FileCheck %s --implicit-check-not='math.{{(sin|cos|exp|exp2|log|log2|tanh|atan|atan2|erf|powf|rsqrt) }}' --implicit-check-not='{{call|scf\.|cf\.}}' --implicit-check-not='arith.remf {{.*}}: {{.*}}f{{16|32}}'
 // The pass runs on any op: nested in func.func it expands the same.
 // RUN: coopvec-opt %s --pass-pipeline='builtin.module(func.func(coopvec-expand-math))' | FileCheck %s --check-prefix=NESTED
 // ops= restricts it; a repeated ops= adds to the list.
 // RUN: coopvec-opt %s --pass-pipeline='builtin.module(coopvec-expand-math{ops=sin,powf})' | FileCheck %s --check-prefix=SOME
 // RUN: coopvec-opt %s --pass-pipeline='builtin.module(coopvec-expand-math{ops=sin ops=powf})' | FileCheck %s --check-prefix=SOME
 // RUN: coopvec-opt %s --coopvec-expand-math=ops=rsqrt | FileCheck %s --check-prefix=RSQRT
+// RUN: coopvec-opt %s --coopvec-expand-math=ops=remf | FileCheck %s --check-prefix=REMF
 // RUN: coopvec-opt --list-passes | FileCheck %s --check-prefix=LIST
 
 // LIST: coopvec-expand-math
-// LIST-NEXT: Expand math.sin, cos, exp, exp2, log, log2, tanh, atan, atan2, erf, powf and rsqrt
-// LIST-NEXT: ops=<list> (default: sin,cos,exp,exp2,log,log2,tanh,atan,atan2,erf,powf,rsqrt)
+// LIST-NEXT: Expand math.sin, cos, exp, exp2, log, log2, tanh, atan, atan2, erf, powf, rsqrt and arith.remf (exact)
+// LIST-NEXT: ops=<list> (default: sin,cos,exp,exp2,log,log2,tanh,atan,atan2,erf,powf,rsqrt,remf)
 
 // CHECK-LABEL: func.func @scalar(
 // CHECK-SAME: %[[X:.*]]: f32, %[[Y:.*]]: f32)
@@ -111,6 +112,44 @@ func.func @alone(%d: f64, %b: bf16, %x: f32) -> (f64, bf16, f32, f32, f32, f32, 
   %8 = math.copysign %x, %x : f32
   %9 = math.fma %x, %x, %x : f32
   return %0, %1, %2, %3, %4, %5, %6, %7, %8, %9 : f64, bf16, f32, f32, f32, f32, f32, f32, f32, f32
+}
+
+// arith.remf (C's fmod, exact): y's mantissa as an integer, the quotient
+// estimated with one reciprocal (no other division), the first step then
+// 22 steps of 12 bits each, both ending with a product by the reciprocal;
+// f16 via f32 with 3 steps (the f32 result is an f16 value, its truncf
+// exact). f64 is left alone.
+// CHECK-LABEL: func.func @remf(
+// CHECK-SAME: %[[X:.*]]: f32, %[[Y:.*]]: f32, %[[V:.*]]: vector<4xf32>, %[[H:.*]]: vector<2xf16>, %[[D:.*]]: f64)
+// CHECK: arith.bitcast %[[X]] : f32 to i32
+// CHECK: %[[INV:.*]] = arith.divf %{{.*}}, %{{.*}} : f32
+// CHECK-COUNT-23: arith.mulf %{{.*}}, %[[INV]] : f32
+// CHECK-NOT: arith.mulf %{{.*}}, %[[INV]] : f32
+// CHECK: %[[VINV:.*]] = arith.divf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK-COUNT-23: arith.mulf %{{.*}}, %[[VINV]] : vector<4xf32>
+// CHECK-NOT: arith.mulf %{{.*}}, %[[VINV]]
+// CHECK: arith.extf %[[H]] : vector<2xf16> to vector<2xf32>
+// CHECK: %[[HINV:.*]] = arith.divf %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK-COUNT-4: arith.mulf %{{.*}}, %[[HINV]] : vector<2xf32>
+// CHECK-NOT: arith.mulf %{{.*}}, %[[HINV]]
+// CHECK: %[[HR:.*]] = arith.truncf {{.*}} : vector<2xf32> to vector<2xf16>
+// CHECK: %[[DR:.*]] = arith.remf %[[D]], %[[D]] : f64
+// CHECK: return {{.*}}, {{.*}}, %[[HR]], %[[DR]] : f32, vector<4xf32>, vector<2xf16>, f64
+// REMF-LABEL: func.func @scalar(
+// REMF: math.sin
+// REMF-LABEL: func.func @remf(
+// REMF-NOT: arith.remf {{.*}} : f32
+// REMF: arith.remf {{.*}} : f64
+// REMF-NEXT: return
+// SOME-LABEL: func.func @remf(
+// SOME-COUNT-3: arith.remf
+// SOME: return
+func.func @remf(%x: f32, %y: f32, %v: vector<4xf32>, %h: vector<2xf16>, %d: f64) -> (f32, vector<4xf32>, vector<2xf16>, f64) {
+  %0 = arith.remf %x, %y : f32
+  %1 = arith.remf %v, %v : vector<4xf32>
+  %2 = arith.remf %h, %h : vector<2xf16>
+  %3 = arith.remf %d, %d : f64
+  return %0, %1, %2, %3 : f32, vector<4xf32>, vector<2xf16>, f64
 }
 
 // Anywhere: inside loops (the expanded code stays in the loop body) and in

@@ -12,6 +12,9 @@
 //   - `gpu.subgroup_reduce add` of f32 has no NVVM lowering (only i32,
 //     with redux.sync): it becomes a butterfly of `gpu.shuffle xor` over
 //     the 32 lanes, which leaves the same sum in every lane;
+//   - math.floor, ceil, round, roundeven, absf, copysign and sqrt, which
+//     convert-gpu-to-nvvm refuses as llvm.intr.* ops (it wants libdevice
+//     calls), become calls of the same LLVM intrinsics (MathIntrinsics.c);
 //   - the target: LLVM's NVPTX backend only warns about an unknown chip or
 //     feature and aborts the process on an instruction the chip lacks, so
 //     the `#nvvm.target` is checked first: a chip LLVM knows, sm_70 or newer
@@ -19,6 +22,8 @@
 //     and kernels converted for 32-thread subgroups.
 //
 //===----------------------------------------------------------------------===//
+
+#include "Conversion/PrepareNVVM/PrepareNVVM.h"
 
 #include "Dialect/Verifier.h"
 #include "IR/GPUBuilders.h"
@@ -31,7 +36,9 @@
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Dialect/GPU.h>
+#include <mlir-c/Dialect/LLVM.h>
 #include <mlir-c/Dialect/MemRef.h>
+#include <mlir-c/Dialect/Vector.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -265,20 +272,25 @@ static void runPrepare(MlirOperation gpuModule, MlirExternalPass pass,
   for (intptr_t i = 0; ok && i < list.count; ++i)
     ok = rewriteOp(gpuModule, list.ops[i], &kernel, &allocs);
   free(list.ops);
-  if (!ok)
+  if (ok)
+    coopvecRewriteMathIntrinsics(gpuModule);
+  else
     mlirExternalPassSignalFailure(pass);
 }
 
 static MlirDialectHandle (*const prepareDependentDialects[])(void) = {
     mlirGetDialectHandle__gpu__,
+    mlirGetDialectHandle__llvm__,
     mlirGetDialectHandle__memref__,
+    mlirGetDialectHandle__vector__,
 };
 
 const CoopvecPassDef coopvecPrepareNVVMPassDef = {
     .argument = "coopvec-prepare-nvvm",
     .name = "CoopvecPrepareNVVM",
     .description = "Check a gpu.module's #nvvm.target and make workgroup "
-                   "allocs and float subgroup reductions lowerable by "
+                   "allocs, float subgroup reductions and math.floor, ceil, "
+                   "round, roundeven, absf, copysign and sqrt lowerable by "
                    "convert-gpu-to-nvvm",
     .anchor = "gpu.module",
     .dependentDialects = prepareDependentDialects,

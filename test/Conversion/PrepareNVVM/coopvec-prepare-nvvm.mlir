@@ -80,3 +80,42 @@ gpu.module @two [#nvvm.target<chip = "sm_70", features = "+ptx64">] {
     gpu.return
   }
 }
+
+// -----
+
+// math.floor, ceil, round, roundeven, absf, copysign and sqrt become calls
+// of the same LLVM intrinsics, which convert-gpu-to-nvvm lets through (as
+// llvm.intr.* ops it refuses them, wanting libdevice calls); their
+// overloads come from the type: any float scalar or 1-D vector, n-D vectors
+// through a 1-D shape_cast. math.trunc and math.fma lower as they are, and
+// a scalable vector is left alone.
+// CHECK-LABEL: gpu.module @math [#nvvm.target<chip = "sm_80">] {
+// CHECK:         gpu.func @k(%[[X:.*]]: f32, %[[H:.*]]: f16, %[[V:.*]]: vector<4xf32>, %[[W:.*]]: vector<2x3xf16>, %[[D:.*]]: f64, %[[S:.*]]: vector<[4]xf32>)
+// CHECK-NEXT:      %[[FL:.*]] = llvm.call_intrinsic "llvm.floor"(%[[X]]) : (f32) -> f32
+// CHECK-NEXT:      %[[CE:.*]] = llvm.call_intrinsic "llvm.ceil"(%[[FL]]) : (f32) -> f32
+// CHECK-NEXT:      %[[RO:.*]] = llvm.call_intrinsic "llvm.round"(%[[H]]) : (f16) -> f16
+// CHECK-NEXT:      %[[RE:.*]] = llvm.call_intrinsic "llvm.roundeven"(%[[V]]) : (vector<4xf32>) -> vector<4xf32>
+// CHECK-NEXT:      %[[FLAT:.*]] = vector.shape_cast %[[W]] : vector<2x3xf16> to vector<6xf16>
+// CHECK-NEXT:      %[[AB:.*]] = llvm.call_intrinsic "llvm.fabs"(%[[FLAT]]) : (vector<6xf16>) -> vector<6xf16>
+// CHECK-NEXT:      %[[AB2:.*]] = vector.shape_cast %[[AB]] : vector<6xf16> to vector<2x3xf16>
+// CHECK-NEXT:      %[[CS:.*]] = llvm.call_intrinsic "llvm.copysign"(%[[CE]], %[[X]]) : (f32, f32) -> f32
+// CHECK-NEXT:      %[[SQ:.*]] = llvm.call_intrinsic "llvm.sqrt"(%[[D]]) : (f64) -> f64
+// CHECK-NEXT:      %[[TR:.*]] = math.trunc %[[X]] : f32
+// CHECK-NEXT:      %[[FMA:.*]] = math.fma %[[H]], %[[H]], %[[RO]] : f16
+// CHECK-NEXT:      %[[SC:.*]] = math.floor %[[S]] : vector<[4]xf32>
+// CHECK-NEXT:      gpu.return %[[CS]], %[[RE]], %[[AB2]], %[[SQ]], %[[TR]], %[[FMA]], %[[SC]]
+gpu.module @math [#nvvm.target<chip = "sm_80">] {
+  gpu.func @k(%x: f32, %h: f16, %v: vector<4xf32>, %w: vector<2x3xf16>, %d: f64, %s: vector<[4]xf32>) -> (f32, vector<4xf32>, vector<2x3xf16>, f64, f32, f16, vector<[4]xf32>) {
+    %0 = math.floor %x : f32
+    %1 = math.ceil %0 : f32
+    %2 = math.round %h : f16
+    %3 = math.roundeven %v : vector<4xf32>
+    %4 = math.absf %w : vector<2x3xf16>
+    %5 = math.copysign %1, %x : f32
+    %6 = math.sqrt %d : f64
+    %7 = math.trunc %x : f32
+    %8 = math.fma %h, %h, %2 : f16
+    %9 = math.floor %s : vector<[4]xf32>
+    gpu.return %5, %3, %4, %6, %7, %8, %9 : f32, vector<4xf32>, vector<2x3xf16>, f64, f32, f16, vector<[4]xf32>
+  }
+}

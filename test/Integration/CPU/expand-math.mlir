@@ -4,7 +4,8 @@
 // values, as uniform vectors in a per-thread function. Each input vector is
 // multiplied by %one = %s / %s, 1.0 computed at run time, so that nothing
 // is folded at compile time. The printed values (9 digits: every f32 bit)
-// were checked against mpmath (at most 0.48 ulp from the exact values).
+// were checked against mpmath (at most 0.48 ulp from the exact values);
+// remf's against C's fmod (exact: the same bits on every engine).
 //
 // vulkan.test runs this file on Vulkan too, where the same bits must come
 // out: lavapipe (Mesa 22.3.6) did, but for one powf result. Its GLSL Fma is
@@ -64,8 +65,12 @@
 // CHECK-LABEL: result 11: f32, shape (1, 6)
 // CHECK-NEXT: [0] -inf 0 nan 2.67137384e+22 2 0.577350259
 
+// remf of (5.5, 2.0), (-5.5, 2.0), (-0.0, 3.0), (1.0, -inf), (-3.0, inf), (inf, 1.0), (1.0, -0.0), (nan, 1.0), (3.0e38, 3 * 2^-149), (1.0e-40, 3.0e-41), (-1.0e30, 3.14159274), (3.0e38, 0.1)
+// CHECK-LABEL: result 12: f32, shape (1, 12)
+// CHECK-NEXT: [0] 1.5 -1.5 -0 1 -3 nan nan nan 1.40129846e-45 9.99826454e-42 -0.314462185 0.0795948133
+
 func.func @f(%x: !coopvec.vec<1, f32>, %s: f32)
-    -> (!coopvec.vec<6, f32>, !coopvec.vec<6, f32>, !coopvec.vec<6, f32>, !coopvec.vec<5, f32>, !coopvec.vec<6, f32>, !coopvec.vec<4, f32>, !coopvec.vec<4, f32>, !coopvec.vec<5, f32>, !coopvec.vec<7, f32>, !coopvec.vec<5, f32>, !coopvec.vec<9, f32>, !coopvec.vec<6, f32>) {
+    -> (!coopvec.vec<6, f32>, !coopvec.vec<6, f32>, !coopvec.vec<6, f32>, !coopvec.vec<5, f32>, !coopvec.vec<6, f32>, !coopvec.vec<4, f32>, !coopvec.vec<4, f32>, !coopvec.vec<5, f32>, !coopvec.vec<7, f32>, !coopvec.vec<5, f32>, !coopvec.vec<9, f32>, !coopvec.vec<6, f32>, !coopvec.vec<12, f32>) {
   %one = arith.divf %s, %s : f32
   %ones0 = vector.broadcast %one : f32 to vector<6xf32>
   %x0c = arith.constant dense<[-0.0, 0x7F800000, 1.401298e-45, 1.0e30, 3716.5, -1.57079637]> : vector<6xf32>
@@ -131,5 +136,12 @@ func.func @f(%x: !coopvec.vec<1, f32>, %s: f32)
   %x11 = arith.mulf %x11c, %ones11 : vector<6xf32>
   %m11 = math.rsqrt %x11 : vector<6xf32>
   %r11 = "coopvec.from_vector"(%m11) : (vector<6xf32>) -> !coopvec.vec<6, f32>
-  return %r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9, %r10, %r11 : !coopvec.vec<6, f32>, !coopvec.vec<6, f32>, !coopvec.vec<6, f32>, !coopvec.vec<5, f32>, !coopvec.vec<6, f32>, !coopvec.vec<4, f32>, !coopvec.vec<4, f32>, !coopvec.vec<5, f32>, !coopvec.vec<7, f32>, !coopvec.vec<5, f32>, !coopvec.vec<9, f32>, !coopvec.vec<6, f32>
+  %ones12 = vector.broadcast %one : f32 to vector<12xf32>
+  %x12c = arith.constant dense<[5.5, -5.5, -0.0, 1.0, -3.0, 0x7F800000, 1.0, 0x7FC00000, 3.0e38, 1.0e-40, -1.0e30, 3.0e38]> : vector<12xf32>
+  %x12 = arith.mulf %x12c, %ones12 : vector<12xf32>
+  %y12c = arith.constant dense<[2.0, 2.0, 3.0, 0xFF800000, 0x7F800000, 1.0, -0.0, 1.0, 4.203895e-45, 3.0e-41, 3.14159274, 0.1]> : vector<12xf32>
+  %y12 = arith.mulf %y12c, %ones12 : vector<12xf32>
+  %m12 = arith.remf %x12, %y12 : vector<12xf32>
+  %r12 = "coopvec.from_vector"(%m12) : (vector<12xf32>) -> !coopvec.vec<12, f32>
+  return %r0, %r1, %r2, %r3, %r4, %r5, %r6, %r7, %r8, %r9, %r10, %r11, %r12 : !coopvec.vec<6, f32>, !coopvec.vec<6, f32>, !coopvec.vec<6, f32>, !coopvec.vec<5, f32>, !coopvec.vec<6, f32>, !coopvec.vec<4, f32>, !coopvec.vec<4, f32>, !coopvec.vec<5, f32>, !coopvec.vec<7, f32>, !coopvec.vec<5, f32>, !coopvec.vec<9, f32>, !coopvec.vec<6, f32>, !coopvec.vec<12, f32>
 }

@@ -21,10 +21,10 @@
 // JIT's --print must equal the interpreter's.
 //
 // Kept in test/tools/coopvec-run/per-thread-gpu-gaps.mlir, since a GPU
-// lowering cannot take them yet: math.floor / ceil / round / absf /
-// copysign / sqrt and arith.remf (NVVM), math.trunc and arith.ceildivsi /
+// lowering cannot take them yet: math.trunc and arith.ceildivsi /
 // ceildivui / floordivsi (SPIR-V), remsi of INT_MIN by other divisors than
-// -1, 0, 1 and f16 math.fma (wrong on lavapipe).
+// -1, 0, 1 and f16 math.fma (wrong on lavapipe). math.floor / ceil / round
+// / absf / copysign and arith.remf: math-exact.mlir.
 
 // RUN: split-file %s %t
 

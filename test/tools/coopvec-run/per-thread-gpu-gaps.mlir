@@ -73,11 +73,11 @@
 // LOCAL:      result 0: max abs error 0, {{.*}}: PASS
 // LOCAL-NEXT: {{^PASS$}}
 
-// floor, ceil, round, absf, copysign, sqrt, remf (NVVM: "failed to
-// legalize operation 'llvm.intr.floor'", ... 'llvm.frem'), trunc (SPIR-V),
-// remf by an infinity (Vulkan gives NaN, not x), f16 fma (Vulkan: half
-// precision GLSL Fma, which lavapipe does not fuse). All exact: compared
-// with no tolerance (NaN matches NaN).
+// trunc (SPIR-V: "failed to legalize"), f16 fma (Vulkan: half precision
+// GLSL Fma, which lavapipe does not fuse); floor, ceil, round, absf,
+// copysign, sqrt and remf lower on both (coopvec-prepare-nvvm, exact remf
+// from coopvec-expand-math; all but sqrt are in CPU/math-exact.mlir). All
+// exact: compared with no tolerance (NaN matches NaN).
 // RUN: coopvec-run %t/mathgaps.mlir --entry=mathgaps --batch=1029 --random --seed=510 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=MATH
 // MATH:      result 0: max abs error 0, {{.*}}: PASS
 // MATH-NEXT: result 1: max abs error 0, {{.*}}: PASS

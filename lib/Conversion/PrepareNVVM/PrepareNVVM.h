@@ -1,0 +1,19 @@
+//===- PrepareNVVM.h - coopvec-prepare-nvvm internals -------------*- C -*-===//
+//
+// The steps of coopvec-prepare-nvvm on a gpu.module that live in their own
+// files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef COOPVEC_LIB_CONVERSION_PREPARENVVM_PREPARENVVM_H
+#define COOPVEC_LIB_CONVERSION_PREPARENVVM_PREPARENVVM_H
+
+#include <mlir-c/IR.h>
+
+/// Rewrites every math.floor, ceil, round, roundeven, absf, copysign and
+/// sqrt of `gpuModule` into an `llvm.call_intrinsic` of the same LLVM
+/// intrinsic (MathIntrinsics.c): convert-gpu-to-nvvm refuses them once
+/// convert-math-to-llvm has made them llvm.intr.* ops.
+void coopvecRewriteMathIntrinsics(MlirOperation gpuModule);
+
+#endif // COOPVEC_LIB_CONVERSION_PREPARENVVM_PREPARENVVM_H
