@@ -349,21 +349,32 @@ static CoopvecElementAccess elementOf(CoopvecPerThread *p, CoopvecBuilder *b,
   return access;
 }
 
-/// The reduction `kind` of the uniform index vector select(mask, iota,
-/// fill): the first or last set element of a mask.
-static MlirValue maskBound(CoopvecPerThread *p, MlirValue mask, intptr_t count,
-                           const char *kind, int64_t fill) {
+/// The first and the last set element of a uniform mask (count and 0 when
+/// none is set) and whether any is: element by element, at constant
+/// positions, because the GPU targets have no vector of indices
+/// (vector.step) to reduce; the mask is uniform, so this is once per op.
+typedef struct MaskBounds {
+  MlirValue first, last, any;
+} MaskBounds;
+
+static MaskBounds maskBoundsOf(CoopvecPerThread *p, MlirValue mask,
+                               intptr_t count) {
   CoopvecBuilder *b = &p->body;
-  int64_t size = count;
-  MlirType type = mlirVectorTypeGet(1, &size, p->index);
-  MlirValue iota = coopvecBuild1(b, "vector.step", 0, NULL, type, 0, NULL);
-  MlirValue chosen = coopvecBuildSelect(
-      b, mask, iota, coopvecBuildIntConstantLike(b, type, fill));
-  MlirContext ctx = p->ctx;
-  MlirNamedAttribute attr = coopvecNamedAttr(
-      ctx, "kind",
-      mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(kind)));
-  return coopvecBuild1(b, "vector.reduction", 1, &chosen, p->index, 1, &attr);
+  MaskBounds bounds = {
+      indexConstant(p, count), indexConstant(p, 0),
+      coopvecBuildIntConstant(b, mlirIntegerTypeGet(p->ctx, 1), 0)};
+  MlirValue *bits = coopvecAllocValues(count);
+  for (intptr_t i = 0; i < count; ++i) {
+    bits[i] = coopvecBuildExtract(b, mask, i);
+    bounds.last =
+        coopvecBuildSelect(b, bits[i], indexConstant(p, i), bounds.last);
+    bounds.any = coopvecBuildBinaryOp(b, "arith.ori", bounds.any, bits[i]);
+  }
+  for (intptr_t i = count - 1; i >= 0; --i)
+    bounds.first =
+        coopvecBuildSelect(b, bits[i], indexConstant(p, i), bounds.first);
+  free(bits);
+  return bounds;
 }
 
 /// Whether each thread's transfer leaves the buffer: the first and the last
@@ -373,35 +384,29 @@ static MlirValue maskBound(CoopvecPerThread *p, MlirValue mask, intptr_t count,
 static MlirValue transferInside(CoopvecPerThread *p, const Transfer *t,
                                 intptr_t count) {
   CoopvecBuilder *b = &p->body;
-  MlirValue first = indexConstant(p, 0), last = indexConstant(p, count - 1);
-  if (!mlirValueIsNull(t->mask)) {
-    first = maskBound(p, t->mask, count, "#vector.kind<minui>", count);
-    last = maskBound(p, t->mask, count, "#vector.kind<maxui>", 0);
-  }
+  MaskBounds bounds = {
+      indexConstant(p, 0), indexConstant(p, count - 1), {NULL}};
+  if (!mlirValueIsNull(t->mask))
+    bounds = maskBoundsOf(p, t->mask, count);
   MlirValue size = inFormOf(p, t->size, t->varying);
   MlirValue inside = coopvecBuildBinaryOp(
       b, "arith.andi",
-      coopvecBuildCmpI(b, COOPVEC_CMPI_ULT,
-                       coopvecBuildBinaryOp(b, "arith.addi", t->offset,
-                                            inFormOf(p, first, t->varying)),
-                       size),
-      coopvecBuildCmpI(b, COOPVEC_CMPI_ULT,
-                       coopvecBuildBinaryOp(b, "arith.addi", t->offset,
-                                            inFormOf(p, last, t->varying)),
-                       size));
+      coopvecBuildCmpI(
+          b, COOPVEC_CMPI_ULT,
+          coopvecBuildBinaryOp(b, "arith.addi", t->offset,
+                               inFormOf(p, bounds.first, t->varying)),
+          size),
+      coopvecBuildCmpI(
+          b, COOPVEC_CMPI_ULT,
+          coopvecBuildBinaryOp(b, "arith.addi", t->offset,
+                               inFormOf(p, bounds.last, t->varying)),
+          size));
   if (mlirValueIsNull(t->mask))
     return inside;
   // A mask with no element set accesses nothing.
-  MlirContext ctx = p->ctx;
-  MlirNamedAttribute attr = coopvecNamedAttr(
-      ctx, "kind",
-      mlirAttributeParseGet(
-          ctx, mlirStringRefCreateFromCString("#vector.kind<or>")));
-  MlirValue any = coopvecBuild1(b, "vector.reduction", 1, &t->mask,
-                                mlirIntegerTypeGet(ctx, 1), 1, &attr);
   MlirValue none = coopvecBuildCmpI(
-      b, COOPVEC_CMPI_EQ, any,
-      coopvecBuildIntConstant(b, mlirIntegerTypeGet(ctx, 1), 0));
+      b, COOPVEC_CMPI_EQ, bounds.any,
+      coopvecBuildIntConstant(b, mlirIntegerTypeGet(p->ctx, 1), 0));
   return coopvecBuildBinaryOp(b, "arith.ori", inside,
                               inFormOf(p, none, t->varying));
 }

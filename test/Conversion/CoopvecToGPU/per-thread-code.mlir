@@ -149,3 +149,40 @@ func.func @weights_in_loop(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %g: memr
   }
   return %r : !coopvec.vec<2, f32>
 }
+
+// -----
+
+// A masked transfer at a per-thread offset is checked against its buffer
+// from the first and the last set element of its (uniform) mask, found
+// element by element at constant positions (no vector.step: neither
+// SPIR-V nor NVVM converts an index vector).
+// CHECK-LABEL: gpu.func @masked_at_thread_offset_kernel(
+// CHECK-NOT:     vector.step
+// CHECK:         %[[B0:.*]] = vector.extract %[[M:.*]][0] : i1 from vector<3xi1>
+// CHECK-NEXT:    %[[L0:.*]] = arith.select %[[B0]], %c0, %c0 : index
+// CHECK-NEXT:    %[[A0:.*]] = arith.ori %false, %[[B0]] : i1
+// CHECK-NEXT:    %[[B1:.*]] = vector.extract %[[M]][1] : i1 from vector<3xi1>
+// CHECK-NEXT:    %[[L1:.*]] = arith.select %[[B1]], %c1, %[[L0]] : index
+// CHECK-NEXT:    %[[A1:.*]] = arith.ori %[[A0]], %[[B1]] : i1
+// CHECK-NEXT:    %[[B2:.*]] = vector.extract %[[M]][2] : i1 from vector<3xi1>
+// CHECK-NEXT:    %[[LAST:.*]] = arith.select %[[B2]], %c2, %[[L1]] : index
+// CHECK-NEXT:    %[[ANY:.*]] = arith.ori %[[A1]], %[[B2]] : i1
+// CHECK-NEXT:    %[[F2:.*]] = arith.select %[[B2]], %c2, %c3 : index
+// CHECK-NEXT:    %[[F1:.*]] = arith.select %[[B1]], %c1, %[[F2]] : index
+// CHECK-NEXT:    %[[FIRST:.*]] = arith.select %[[B0]], %c0, %[[F1]] : index
+// CHECK-NEXT:    %[[AT_LAST:.*]] = arith.addi %[[OFF:.*]], %[[LAST]] : index
+// CHECK-NEXT:    arith.cmpi ult, %[[AT_LAST]], %{{.*}} : index
+// CHECK-NEXT:    %[[AT_FIRST:.*]] = arith.addi %[[OFF]], %[[FIRST]] : index
+// CHECK-NEXT:    arith.cmpi ult, %[[AT_FIRST]], %{{.*}} : index
+// CHECK:         arith.cmpi eq, %[[ANY]], %{{.*}} : i1
+// UNCHECKED-LABEL: gpu.func @masked_at_thread_offset_kernel(
+// UNCHECKED-NOT:   vector.extract %{{.*}}[0] : i1 from vector<3xi1>
+func.func @masked_at_thread_offset(%x: !coopvec.vec<1, f32>, %b: memref<?xf32>) -> !coopvec.vec<3, f32> {
+  %e = "coopvec.unpack"(%x) : (!coopvec.vec<1, f32>) -> f32
+  %i = arith.fptosi %e : f32 to i32
+  %off = arith.index_cast %i : i32 to index
+  %m = arith.constant dense<[false, true, true]> : vector<3xi1>
+  %pad = arith.constant 0.0 : f32
+  %v = "coopvec.masked_load"(%b, %off, %m, %pad) : (memref<?xf32>, index, vector<3xi1>, f32) -> !coopvec.vec<3, f32>
+  return %v : !coopvec.vec<3, f32>
+}
