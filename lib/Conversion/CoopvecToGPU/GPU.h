@@ -19,6 +19,12 @@
 #include "Conversion/PerThread/PerThread.h"
 #include "IR/GPUBuilders.h"
 
+/// A unit attribute on the two `memref.atomic_rmw` of a run-time bounds
+/// check's report (GPUThreads.c) into the status buffer: a target may
+/// gather them per thread and add them once at the kernel's end
+/// (coopvec-prepare-spirv does, lib/Conversion/PrepareSPIRV/Status.c).
+#define COOPVEC_GPU_STATUS_REPORT_ATTR "coopvec.status_report"
+
 typedef enum GPUMatvecMode {
   GPUMatvecAuto,
   GPUMatvecMMA,

@@ -220,6 +220,15 @@ static MlirValue gpuBufferSize(CoopvecPerThread *p, MlirValue memref) {
   return coopvecBuildCast1(&p->entry, "arith.index_cast", size, p->index);
 }
 
+/// Marks a status atomic (GPU.h, COOPVEC_GPU_STATUS_REPORT_ATTR) for the
+/// targets that gather them per thread (coopvec-prepare-spirv).
+static void markStatusReport(MlirValue old) {
+  MlirOperation op = mlirOpResultGetOwner(old);
+  mlirOperationSetDiscardableAttributeByName(
+      op, mlirStringRefCreateFromCString(COOPVEC_GPU_STATUS_REPORT_ATTR),
+      mlirUnitAttrGet(mlirOperationGetContext(op)));
+}
+
 static void gpuReport(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue outside,
                       int64_t check) {
   GPULowering *l = gpuOf(p);
@@ -233,11 +242,14 @@ static void gpuReport(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue outside,
                            coopvecBuildBinaryOp(in, "arith.muli", l->thread,
                                                 indexConstant(l, 1 << 16)),
                            indexConstant(l, check));
-  atomic(in, COOPVEC_ATOMIC_ADDI, coopvecBuildIntConstant(in, i64, 1), status,
-         indexConstant(l, 0));
-  atomic(in, COOPVEC_ATOMIC_MINS,
-         coopvecBuildCast1(in, "arith.index_cast", key, i64), status,
-         indexConstant(l, 1));
+  MlirValue counted =
+      atomic(in, COOPVEC_ATOMIC_ADDI, coopvecBuildIntConstant(in, i64, 1),
+             status, indexConstant(l, 0));
+  MlirValue first = atomic(in, COOPVEC_ATOMIC_MINS,
+                           coopvecBuildCast1(in, "arith.index_cast", key, i64),
+                           status, indexConstant(l, 1));
+  markStatusReport(counted);
+  markStatusReport(first);
   coopvecFinishIf(&branch);
 }
 

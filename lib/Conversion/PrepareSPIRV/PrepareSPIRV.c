@@ -23,6 +23,9 @@
 //   - subgroup reductions without `uniform`, which would make them
 //     OpGroupFAdd (capability Groups, not in Vulkan) instead of
 //     OpGroupNonUniformFAdd;
+//   - the status atomics of run-time bounds reports gathered per thread
+//     and added once at the kernel's end (Status.c: lavapipe runs loops
+//     that hold 64-bit atomics wrong);
 //   - float atomic adds (Atomics.c);
 //   - checks: a cooperative-matrix kernel converted for another subgroup
 //     size (it stages the rows of its tiles by subgroup), vector kernel
@@ -390,6 +393,7 @@ static void moveToFunctionStorage(MlirOperation alloca) {
 static bool prepareKernel(MlirOperation kernel, const Target *target) {
   if (!checkArguments(kernel) || !addEntryPointABI(kernel))
     return false;
+  coopvecGatherStatusReports(kernel);
   OpList list = {NULL, 0, 0};
   mlirOperationWalk(kernel, collectOp, &list, MlirWalkPreOrder);
   bool ok = true, multiplies = false;

@@ -27,6 +27,12 @@
 /// cannot scalarize.
 bool coopvecScalarizeVectors(MlirOperation kernel, const char *passName);
 
+/// Replaces the status atomics of `kernel`'s run-time bounds reports
+/// (marked by convert-coopvec-to-gpu) by private per-thread accumulators
+/// that are added to the status buffer once, before the kernel returns
+/// (Status.c): lavapipe miscompiles loops that hold 64-bit atomics.
+void coopvecGatherStatusReports(MlirOperation kernel);
+
 /// Rewrites every `memref.atomic_rmw addf` of `kernel` (Atomics.c): f32
 /// with `atomicFloat` into a placeholder that coopvec-finish-spirv makes
 /// an `OpAtomicFAddEXT`, otherwise (and always for f16) into a

@@ -33,8 +33,8 @@
 // CHECK:         %[[OUT:.*]] = arith.xori %[[IN]], %{{.*}} : i1
 // CHECK-NEXT:    %[[REPORT:.*]] = arith.andi %[[VALID]], %[[OUT]] : i1
 // CHECK-NEXT:    scf.if %[[REPORT]] {
-// CHECK:           memref.atomic_rmw addi %{{.*}}, %[[STATUS]][%{{.*}}] : (i64, memref<?xi64>) -> i64
-// CHECK:           memref.atomic_rmw mins %{{.*}}, %[[STATUS]][%{{.*}}] : (i64, memref<?xi64>) -> i64
+// CHECK:           memref.atomic_rmw addi %{{.*}}, %[[STATUS]][%{{.*}}] {coopvec.status_report} : (i64, memref<?xi64>) -> i64
+// CHECK:           memref.atomic_rmw mins %{{.*}}, %[[STATUS]][%{{.*}}] {coopvec.status_report} : (i64, memref<?xi64>) -> i64
 // CHECK-NEXT:    }
 // Without bounds checks: one load, no status argument.
 // UNCHECKED-NOT: coopvec.bounds_checks

@@ -154,3 +154,64 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// The status atomics of run-time bounds reports (marked
+// coopvec.status_report by convert-coopvec-to-gpu) are gathered per thread
+// in two private i64 variables, a count from 0 and a smallest key from
+// INT64_MAX, and added to the status buffer once before the kernel
+// returns, when the thread reported: lavapipe runs a loop that holds a
+// 64-bit atomic wrong when its trip count differs between threads. Other
+// integer atomics stay.
+// CHECK-LABEL: gpu.func @report(
+// CHECK-SAME:      %[[N:.*]]: index, %[[G:.*]]: memref<?xi32>, %[[S:.*]]: memref<?xi64>)
+// CHECK-NEXT:      %[[COUNT:.*]] = memref.alloca() {alignment = 8 : i64} : memref<1xi64, #spirv.storage_class<Function>>
+// CHECK-NEXT:      %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:      memref.store %[[Z]], %[[COUNT]][%[[C0]]]
+// CHECK-NEXT:      %[[FIRST:.*]] = memref.alloca() {alignment = 8 : i64} : memref<1xi64, #spirv.storage_class<Function>>
+// CHECK:           %[[MAX:.*]] = arith.constant 9223372036854775807 : i64
+// CHECK:           memref.store %[[MAX]], %[[FIRST]]
+// CHECK:           scf.for
+// CHECK:             scf.if
+// CHECK:               %[[C:.*]] = memref.load %[[COUNT]]
+// CHECK-NEXT:          %[[C1:.*]] = arith.addi %[[C]], %{{.*}} : i64
+// CHECK-NEXT:          memref.store %[[C1]], %[[COUNT]]
+// CHECK:               %[[F:.*]] = memref.load %[[FIRST]]
+// CHECK-NEXT:          %[[F1:.*]] = arith.minsi %[[F]], %{{.*}} : i64
+// CHECK-NEXT:          memref.store %[[F1]], %[[FIRST]]
+// CHECK-NEXT:        }
+// CHECK-NEXT:        memref.atomic_rmw addi %{{.*}}, %[[G]]
+// CHECK-NEXT:      }
+// CHECK:           %[[TOTAL:.*]] = memref.load %[[COUNT]]
+// CHECK:           %[[REPORTED:.*]] = arith.cmpi ne, %[[TOTAL]], %{{.*}} : i64
+// CHECK-NEXT:      scf.if %[[REPORTED]] {
+// CHECK:             %[[KEY:.*]] = memref.load %[[FIRST]]
+// CHECK:             memref.atomic_rmw addi %[[TOTAL]], %[[S]][%{{.*}}] : (i64, memref<?xi64>) -> i64
+// CHECK:             memref.atomic_rmw mins %[[KEY]], %[[S]][%{{.*}}] : (i64, memref<?xi64>) -> i64
+// CHECK-NEXT:      }
+// CHECK-NEXT:      gpu.return
+// CHECK-NOT:     coopvec.status_report
+// OPTS-LABEL: gpu.func @report(
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels {
+    gpu.func @report(%n: index, %g: memref<?xi32>, %s: memref<?xi64>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %one = arith.constant 1 : i64
+      %one32 = arith.constant 1 : i32
+      %t = gpu.thread_id x
+      scf.for %i = %c0 to %t step %c1 {
+        %out = arith.cmpi uge, %i, %n : index
+        scf.if %out {
+          %key = arith.index_cast %i : index to i64
+          %0 = memref.atomic_rmw addi %one, %s[%c0] {coopvec.status_report} : (i64, memref<?xi64>) -> i64
+          %1 = memref.atomic_rmw mins %key, %s[%c1] {coopvec.status_report} : (i64, memref<?xi64>) -> i64
+        }
+        %2 = memref.atomic_rmw addi %one32, %g[%i] : (i32, memref<?xi32>) -> i32
+      }
+      gpu.return
+    }
+  }
+}

@@ -98,6 +98,27 @@
 // INTS-PRINT: argument 2 (written): i32, shape (16,)
 // INTS-PRINT: argument 7 (written): i8, shape (16,)
 
+// Bounds-checked loads (from a local array and from a memref argument)
+// in an scf.for whose trip count differs between threads (0 to 40): each
+// check's report is an atomic on the 64-bit status buffer, and lavapipe
+// ran such a loop wrong (the kernel wrote zeros) until coopvec-prepare-spirv
+// gathered the reports per thread (docs/passes.md). The sums are exact in
+// f32 in the same order: no tolerance. Then the same loop reading element
+// i & 31 of 16: every thread with more than 16 iterations reads outside,
+// and the count and the first access are the interpreter's.
+// RUN: coopvec-run %t/loop-checks.mlir --entry=loop_checks --batch=1029 --random --seed=217 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=LOOPS
+// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/loop-checks.mlir --entry=loop_checks --batch=1029 --random --seed=217 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=LOOPS %}
+// LOOPS:      result 0: max abs error 0, {{.*}}: PASS
+// LOOPS-NEXT: {{^PASS$}}
+// RUN: not coopvec-run %t/loop-checks.mlir --entry=loop_outside --batch=1029 --random --seed=218 > %t/loop-out.txt 2>&1
+// RUN: not coopvec-run %t/loop-checks.mlir --entry=loop_outside --batch=1029 --random --seed=218 --reference >> %t/loop-out.txt 2>&1
+// RUN: %if vulkan && !coopvec-run-target %{ not coopvec-run --target=vulkan %t/loop-checks.mlir --entry=loop_outside --batch=1029 --random --seed=218 >> %t/loop-out.txt 2>&1 %}
+// RUN: %if !vulkan || coopvec-run-target %{ not coopvec-run %t/loop-checks.mlir --entry=loop_outside --batch=1029 --random --seed=218 >> %t/loop-out.txt 2>&1 %}
+// RUN: FileCheck %s --check-prefix=LOOP-OUT < %t/loop-out.txt
+// LOOP-OUT:      coopvec-run: error: @loop_outside: [[COUNT:[0-9]+]] accesses outside their buffer at run time (reads gave 0, writes were dropped); the first: thread [[T:[0-9]+]] at [[LOC:[^ ]+loop-checks.mlir:[0-9]+:[0-9]+]] ('memref.load')
+// LOOP-OUT-NEXT: coopvec-run: error: reference interpreter: [[LOC]]: error: 'memref.load' op [[COUNT]] accesses outside their buffer (reads gave 0, writes were dropped); the first: thread [[T]], element 16 of a buffer of 16 elements
+// LOOP-OUT-NEXT: coopvec-run: error: @loop_outside: [[COUNT]] accesses outside their buffer at run time (reads gave 0, writes were dropped); the first: thread [[T]] at [[LOC]] ('memref.load')
+
 // Float atomics: addf into f32 and f16 bins, and into the thread's own
 // element (the old values are checked through the results).
 // RUN: coopvec-run %t/atomic-floats.mlir --entry=atomic_floats --batch=1 --arg=%t/ids1.npy --random --memref-size=4:1 --seed=209 --check | FileCheck %s --check-prefix=FLOATS
@@ -276,6 +297,57 @@ func.func @atomic_ints(%umin: memref<16xi64>, %x: !coopvec.vec<2, f32>, %hist: m
   // i8 counters wrap at 256.
   %w = memref.atomic_rmw addi %b1, %c8[%bin] : (i8, memref<16xi8>) -> i8
   return %x : !coopvec.vec<2, f32>
+}
+
+//--- loop-checks.mlir
+// acc += a[i & 15] + w[i & 15] for i < n = fptosi((x0 + 1) * 20.5), a a
+// local array holding x1 at 1; loop_outside reads w[i & 31] instead.
+func.func @loop_checks(%x: !coopvec.vec<2, f32>, %w: memref<16xf32>) -> !coopvec.vec<2, f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c15 = arith.constant 15 : index
+  %k = arith.constant 20.5 : f32
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %p = arith.addf %e#0, %one : f32
+  %q = arith.mulf %p, %k : f32
+  %n = arith.fptosi %q : f32 to i32
+  %ub = arith.index_cast %n : i32 to index
+  %a = memref.alloca() : memref<16xf32>
+  memref.store %e#1, %a[%c1] : memref<16xf32>
+  %s = scf.for %i = %c0 to %ub step %c1 iter_args(%acc = %zero) -> f32 {
+    %j = arith.andi %i, %c15 : index
+    %u = memref.load %a[%j] : memref<16xf32>
+    %v = memref.load %w[%j] : memref<16xf32>
+    %uv = arith.addf %u, %v : f32
+    %acc1 = arith.addf %acc, %uv : f32
+    scf.yield %acc1 : f32
+  }
+  %y = "coopvec.from_elements"(%s, %e#1) : (f32, f32) -> !coopvec.vec<2, f32>
+  return %y : !coopvec.vec<2, f32>
+}
+
+func.func @loop_outside(%x: !coopvec.vec<2, f32>, %w: memref<16xf32>) -> !coopvec.vec<2, f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c31 = arith.constant 31 : index
+  %k = arith.constant 20.5 : f32
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %p = arith.addf %e#0, %one : f32
+  %q = arith.mulf %p, %k : f32
+  %n = arith.fptosi %q : f32 to i32
+  %ub = arith.index_cast %n : i32 to index
+  %s = scf.for %i = %c0 to %ub step %c1 iter_args(%acc = %zero) -> f32 {
+    %j = arith.andi %i, %c31 : index
+    %v = memref.load %w[%j] : memref<16xf32>
+    %acc1 = arith.addf %acc, %v : f32
+    scf.yield %acc1 : f32
+  }
+  %y = "coopvec.from_elements"(%s, %e#1) : (f32, f32) -> !coopvec.vec<2, f32>
+  return %y : !coopvec.vec<2, f32>
 }
 
 //--- atomic-floats.mlir

@@ -67,8 +67,7 @@
 // MINMAX-NEXT: {{^PASS$}}
 
 // Local arrays: of index, and atomic_rmw on one (SPIR-V: "failed to
-// legalize"), filled in a loop of per-thread trip count (Vulkan, lavapipe:
-// a bounds-checked load in such a loop makes the kernel write zeros).
+// legalize"), filled in a loop of per-thread trip count.
 // RUN: coopvec-run %t/local-gaps.mlir --entry=local_gaps --batch=1029 --random --seed=509 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=LOCAL
 // LOCAL:      result 0: max abs error 0, {{.*}}: PASS
 // LOCAL-NEXT: {{^PASS$}}
