@@ -23,6 +23,7 @@
 //   - subgroup reductions without `uniform`, which would make them
 //     OpGroupFAdd (capability Groups, not in Vulkan) instead of
 //     OpGroupNonUniformFAdd;
+//   - scf.index_switch as a chain of scf.if (IndexSwitch.c);
 //   - the status atomics of run-time bounds reports gathered per thread
 //     and added once at the kernel's end (Status.c: lavapipe runs loops
 //     that hold 64-bit atomics wrong);
@@ -394,6 +395,7 @@ static bool prepareKernel(MlirOperation kernel, const Target *target) {
   if (!checkArguments(kernel) || !addEntryPointABI(kernel))
     return false;
   coopvecGatherStatusReports(kernel);
+  coopvecLowerIndexSwitches(kernel);
   OpList list = {NULL, 0, 0};
   mlirOperationWalk(kernel, collectOp, &list, MlirWalkPreOrder);
   bool ok = true, multiplies = false;

@@ -27,6 +27,10 @@
 /// cannot scalarize.
 bool coopvecScalarizeVectors(MlirOperation kernel, const char *passName);
 
+/// Replaces every `scf.index_switch` of `kernel` by a chain of `scf.if`
+/// (IndexSwitch.c), which MLIR's SCF-to-SPIR-V patterns convert.
+void coopvecLowerIndexSwitches(MlirOperation kernel);
+
 /// Replaces the status atomics of `kernel`'s run-time bounds reports
 /// (marked by convert-coopvec-to-gpu) by private per-thread accumulators
 /// that are added to the status buffer once, before the kernel returns

@@ -215,3 +215,72 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// scf.index_switch (which MLIR's SCF-to-SPIR-V patterns do not convert)
+// becomes a chain of scf.if on selector == case, in the order of the
+// cases, the default region in the innermost else; the case regions move
+// as they are. A switch without cases is its default region, inlined.
+// CHECK-LABEL: gpu.func @switch(
+// CHECK-SAME:      %[[S:.*]]: index, %[[O:.*]]: memref<?xf32>)
+// CHECK:           %[[K2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:      %[[IS2:.*]] = arith.cmpi eq, %[[S]], %[[K2]] : index
+// CHECK-NEXT:      %[[R:.*]]:2 = scf.if %[[IS2]] -> (f32, i32) {
+// CHECK-NEXT:        %[[A:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK-NEXT:        %[[AI:.*]] = arith.constant 10 : i32
+// CHECK-NEXT:        scf.yield %[[A]], %[[AI]] : f32, i32
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        %[[K5:.*]] = arith.constant 5 : index
+// CHECK-NEXT:        %[[IS5:.*]] = arith.cmpi eq, %[[S]], %[[K5]] : index
+// CHECK-NEXT:        %[[R5:.*]]:2 = scf.if %[[IS5]] -> (f32, i32) {
+// CHECK-NEXT:          %[[B:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:          %[[BI:.*]] = arith.constant 20 : i32
+// CHECK-NEXT:          scf.yield %[[B]], %[[BI]] : f32, i32
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          %[[D:.*]] = arith.constant 3.000000e+00 : f32
+// CHECK-NEXT:          %[[DI:.*]] = arith.constant 30 : i32
+// CHECK-NEXT:          scf.yield %[[D]], %[[DI]] : f32, i32
+// CHECK-NEXT:        }
+// CHECK-NEXT:        scf.yield %[[R5]]#0, %[[R5]]#1 : f32, i32
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[E:.*]] = arith.constant 4.000000e+00 : f32
+// CHECK-NEXT:      %[[T:.*]] = gpu.thread_id x
+// CHECK-NEXT:      %[[F:.*]] = arith.sitofp %[[R]]#1 : i32 to f32
+// CHECK-NEXT:      %[[SUM:.*]] = arith.addf %[[R]]#0, %[[F]] : f32
+// CHECK-NEXT:      %[[SUM2:.*]] = arith.addf %[[SUM]], %[[E]] : f32
+// CHECK-NEXT:      memref.store %[[SUM2]], %[[O]][%[[T]]] : memref<?xf32>
+// CHECK-NOT:       scf.index_switch
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels {
+    gpu.func @switch(%s: index, %o: memref<?xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %r:2 = scf.index_switch %s -> f32, i32
+      case 2 {
+        %a = arith.constant 1.0 : f32
+        %ai = arith.constant 10 : i32
+        scf.yield %a, %ai : f32, i32
+      }
+      case 5 {
+        %b = arith.constant 2.0 : f32
+        %bi = arith.constant 20 : i32
+        scf.yield %b, %bi : f32, i32
+      }
+      default {
+        %d = arith.constant 3.0 : f32
+        %di = arith.constant 30 : i32
+        scf.yield %d, %di : f32, i32
+      }
+      %only = scf.index_switch %s -> f32
+      default {
+        %e = arith.constant 4.0 : f32
+        scf.yield %e : f32
+      }
+      %t = gpu.thread_id x
+      %f = arith.sitofp %r#1 : i32 to f32
+      %sum = arith.addf %r#0, %f : f32
+      %sum2 = arith.addf %sum, %only : f32
+      memref.store %sum2, %o[%t] : memref<?xf32>
+      gpu.return
+    }
+  }
+}

@@ -37,17 +37,8 @@
 // The GPU lowerings refuse both stores, at their places.
 // RUN: not coopvec-opt %t/ustore.mlir --coopvec-lower-to-nvvm --emit=ptx -o %t/ustore.ptx 2>&1 | FileCheck %s --check-prefix=REFUSED
 // RUN: not coopvec-opt %t/ustore.mlir --coopvec-lower-to-spirv --emit=spirv -o %t/ustore.spv 2>&1 | FileCheck %s --check-prefix=REFUSED
-// REFUSED: ustore.mlir:[[# @LINE + 72]]:5: error: 'coopvec.store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
-// REFUSED: ustore.mlir:[[# @LINE + 75]]:5: error: 'coopvec.masked_store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
-
-// scf.index_switch: coopvec-lower-to-spirv fails ("failed to legalize
-// operation 'scf.index_switch'"); NVVM lowers it.
-// RUN: coopvec-run %t/switch.mlir --entry=switch32 --batch=33 --arg=%t/ids33.npy --random --seed=504 --check | FileCheck %s --check-prefix=SWITCH
-// RUN: coopvec-run %t/switch.mlir --entry=switch32 --batch=1029 --arg=%t/ids1029.npy --random --seed=505 --check | FileCheck %s --check-prefix=SWITCH
-// SWITCH:      result 0: max abs error {{.*}}: PASS
-// SWITCH-NEXT: result 1: max abs error {{.*}}: PASS
-// SWITCH-NEXT: result 2: max abs error {{.*}}: PASS
-// SWITCH-NEXT: {{^PASS$}}
+// REFUSED: ustore.mlir:[[# @LINE + 62]]:5: error: 'coopvec.store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
+// REFUSED: ustore.mlir:[[# @LINE + 65]]:5: error: 'coopvec.masked_store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
 
 // masked_load / masked_store at per-thread offsets: both GPU lowerings fail
 // on the run-time bounds check of a masked access (vector.step and an
@@ -115,70 +106,6 @@ func.func @ustore(%tid: !coopvec.vec<1, f32>, %x: !coopvec.vec<4, f32>, %g: memr
     "coopvec.masked_store"(%t, %out, %c4, %mask) : (!coopvec.vec<4, f32>, memref<8xf32>, index, vector<4xi1>) -> ()
   }
   return %x : !coopvec.vec<4, f32>
-}
-
-//--- switch.mlir
-// Two scf.index_switch: one on thread % 5 (cases 0-3 and the default for
-// 4), one on a selector from the input, fptosi((x0 + 1) * 2.5) in 0..4
-// (cases 1 and 3 and the default); each case runs other coopvec ops:
-// matvecs of two matrices (one transposed), tanh / exp2, a scalar path.
-func.func @switch32(%tid: !coopvec.vec<1, f32>, %x: !coopvec.vec<6, f32>, %w: memref<?xf32>) -> (!coopvec.vec<6, f32>, !coopvec.vec<6, f32>, !coopvec.vec<2, f32>) {
-  %c5 = arith.constant 5 : i32
-  %one = arith.constant 1.0 : f32
-  %k = arith.constant 2.5 : f32
-  %id = "coopvec.unpack"(%tid) : (!coopvec.vec<1, f32>) -> f32
-  %n = arith.fptosi %id : f32 to i32
-  %m = arith.remsi %n, %c5 : i32
-  %sel = arith.index_cast %m : i32 to index
-  %e:6 = "coopvec.unpack"(%x) : (!coopvec.vec<6, f32>) -> (f32, f32, f32, f32, f32, f32)
-  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<6, 6, f32, "row_major">
-  %B = "coopvec.matrix_view"(%w) {offset = 144} : (memref<?xf32>) -> !coopvec.matrix<6, 6, f32, "col_major">
-  %r:2 = scf.index_switch %sel -> !coopvec.vec<6, f32>, f32
-  case 0 {
-    %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<6, 6, f32, "row_major">, !coopvec.vec<6, f32>) -> !coopvec.vec<6, f32>
-    scf.yield %y, %e#0 : !coopvec.vec<6, f32>, f32
-  }
-  case 1 {
-    %y = "coopvec.matvec"(%B, %x, %x) {transpose} : (!coopvec.matrix<6, 6, f32, "col_major">, !coopvec.vec<6, f32>, !coopvec.vec<6, f32>) -> !coopvec.vec<6, f32>
-    %s = math.sin %e#1 : f32
-    scf.yield %y, %s : !coopvec.vec<6, f32>, f32
-  }
-  case 2 {
-    %y = "coopvec.tanh"(%x) : (!coopvec.vec<6, f32>) -> !coopvec.vec<6, f32>
-    %s = arith.addf %e#2, %one : f32
-    scf.yield %y, %s : !coopvec.vec<6, f32>, f32
-  }
-  case 3 {
-    %y = "coopvec.exp2"(%x) : (!coopvec.vec<6, f32>) -> !coopvec.vec<6, f32>
-    %z = "coopvec.matvec"(%A, %y) : (!coopvec.matrix<6, 6, f32, "row_major">, !coopvec.vec<6, f32>) -> !coopvec.vec<6, f32>
-    %s = arith.mulf %e#3, %e#4 : f32
-    scf.yield %z, %s : !coopvec.vec<6, f32>, f32
-  }
-  default {
-    %y = "coopvec.neg"(%x) : (!coopvec.vec<6, f32>) -> !coopvec.vec<6, f32>
-    %s = arith.negf %e#5 : f32
-    scf.yield %y, %s : !coopvec.vec<6, f32>, f32
-  }
-  %p = arith.addf %e#0, %one : f32
-  %q = arith.mulf %p, %k : f32
-  %v = arith.fptosi %q : f32 to i64
-  %sel2 = arith.index_cast %v : i64 to index
-  %t:2 = scf.index_switch %sel2 -> !coopvec.vec<6, f32>, f32
-  case 1 {
-    %y = "coopvec.matvec"(%B, %x) : (!coopvec.matrix<6, 6, f32, "col_major">, !coopvec.vec<6, f32>) -> !coopvec.vec<6, f32>
-    scf.yield %y, %q : !coopvec.vec<6, f32>, f32
-  }
-  case 3 {
-    %y = "coopvec.matvec"(%A, %x) {transpose} : (!coopvec.matrix<6, 6, f32, "row_major">, !coopvec.vec<6, f32>) -> !coopvec.vec<6, f32>
-    %s = math.cos %q : f32
-    scf.yield %y, %s : !coopvec.vec<6, f32>, f32
-  }
-  default {
-    %y = "coopvec.mul"(%x, %e#1) : (!coopvec.vec<6, f32>, f32) -> !coopvec.vec<6, f32>
-    scf.yield %y, %e#2 : !coopvec.vec<6, f32>, f32
-  }
-  %s = "coopvec.from_elements"(%r#1, %t#1) : (f32, f32) -> !coopvec.vec<2, f32>
-  return %r#0, %t#0, %s : !coopvec.vec<6, f32>, !coopvec.vec<6, f32>, !coopvec.vec<2, f32>
 }
 
 //--- masked.mlir
