@@ -24,6 +24,8 @@
 //     OpGroupFAdd (capability Groups, not in Vulkan) instead of
 //     OpGroupNonUniformFAdd;
 //   - scf.index_switch as a chain of scf.if (IndexSwitch.c);
+//   - scf.for with results guarded by `lb < ub` (ZeroTripLoops.c: the
+//     conversion leaves the results of a loop that never runs undefined);
 //   - the status atomics of run-time bounds reports gathered per thread
 //     and added once at the kernel's end (Status.c: lavapipe runs loops
 //     that hold 64-bit atomics wrong);
@@ -396,6 +398,7 @@ static bool prepareKernel(MlirOperation kernel, const Target *target) {
     return false;
   coopvecGatherStatusReports(kernel);
   coopvecLowerIndexSwitches(kernel);
+  coopvecGuardZeroTripLoops(kernel);
   OpList list = {NULL, 0, 0};
   mlirOperationWalk(kernel, collectOp, &list, MlirWalkPreOrder);
   bool ok = true, multiplies = false;

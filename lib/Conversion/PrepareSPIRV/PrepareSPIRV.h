@@ -31,6 +31,12 @@ bool coopvecScalarizeVectors(MlirOperation kernel, const char *passName);
 /// (IndexSwitch.c), which MLIR's SCF-to-SPIR-V patterns convert.
 void coopvecLowerIndexSwitches(MlirOperation kernel);
 
+/// Puts every `scf.for` with results of `kernel` inside `scf.if (lb < ub)`
+/// whose else branch yields the initial values (ZeroTripLoops.c): MLIR's
+/// SCF-to-SPIR-V conversion leaves the results of a loop that runs zero
+/// times undefined.
+void coopvecGuardZeroTripLoops(MlirOperation kernel);
+
 /// Replaces the status atomics of `kernel`'s run-time bounds reports
 /// (marked by convert-coopvec-to-gpu) by private per-thread accumulators
 /// that are added to the status buffer once, before the kernel returns

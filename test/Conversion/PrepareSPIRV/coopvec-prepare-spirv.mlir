@@ -284,3 +284,54 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// MLIR's SCF-to-SPIR-V conversion gives an scf.for's results through
+// variables that the body stores: a loop that runs zero times would leave
+// them undefined. So a loop with results that may not run goes inside
+// scf.if (lb < ub), whose else branch yields the initial values; one with
+// constant bounds that runs is left alone, and so is one without results.
+// CHECK-LABEL: gpu.func @trips(
+// CHECK-SAME:      %[[N:.*]]: index, %[[O:.*]]: memref<?xf32>)
+// CHECK-DAG:       %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:       %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:       %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:       %[[X:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK:           %[[T:.*]] = gpu.thread_id x
+// CHECK-NEXT:      %[[RUNS:.*]] = arith.cmpi slt, %[[C0]], %[[T]] : index
+// CHECK-NEXT:      %[[R:.*]]:2 = scf.if %[[RUNS]] -> (f32, index) {
+// CHECK-NEXT:        %[[L:.*]]:2 = scf.for %{{.*}} = %[[C0]] to %[[T]] step %[[C1]] iter_args(%{{.*}} = %[[X]], %{{.*}} = %[[N]]) -> (f32, index) {
+// CHECK:             }
+// CHECK-NEXT:        scf.yield %[[L]]#0, %[[L]]#1 : f32, index
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.yield %[[X]], %[[N]] : f32, index
+// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[K:.*]] = scf.for %{{.*}} = %[[C0]] to %[[C4]] step %[[C1]] iter_args(%{{.*}} = %[[R]]#0) -> (f32) {
+// CHECK:           scf.for %{{.*}} = %[[C0]] to %[[N]] step %[[C1]] {
+// CHECK:           memref.store %[[K]], %[[O]][%[[R]]#1]
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels {
+    gpu.func @trips(%n: index, %o: memref<?xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c4 = arith.constant 4 : index
+      %x = arith.constant 2.0 : f32
+      %t = gpu.thread_id x
+      %r:2 = scf.for %i = %c0 to %t step %c1 iter_args(%a = %x, %j = %n) -> (f32, index) {
+        %a1 = arith.addf %a, %a : f32
+        %j1 = arith.addi %j, %c1 : index
+        scf.yield %a1, %j1 : f32, index
+      }
+      %k = scf.for %i = %c0 to %c4 step %c1 iter_args(%a = %r#0) -> (f32) {
+        %a1 = arith.addf %a, %x : f32
+        scf.yield %a1 : f32
+      }
+      scf.for %i = %c0 to %n step %c1 {
+        memref.store %x, %o[%i] : memref<?xf32>
+      }
+      memref.store %k, %o[%r#1] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
