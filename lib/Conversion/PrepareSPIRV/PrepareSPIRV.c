@@ -30,6 +30,8 @@
 //     and added once at the kernel's end (Status.c: lavapipe runs loops
 //     that hold 64-bit atomics wrong);
 //   - float atomic adds (Atomics.c);
+//   - arith.maximumf / minimumf as compares and selects (MinMax.c: GLSL's
+//     FMax / FMin leave the sign of max(-0, +0) to the driver);
 //   - checks: a cooperative-matrix kernel converted for another subgroup
 //     size (it stages the rows of its tiles by subgroup), vector kernel
 //     arguments (no Vulkan binding holds one), cooperative-matrix ops when
@@ -423,8 +425,12 @@ static bool prepareKernel(MlirOperation kernel, const Target *target) {
   }
   free(list.ops);
   // Allocas the scalarization made are in Function storage already.
-  return ok && coopvecLowerFloatAtomics(kernel, target->options->atomicFloat,
-                                        passName);
+  if (!ok ||
+      !coopvecLowerFloatAtomics(kernel, target->options->atomicFloat, passName))
+    return false;
+  // Last: the atomics' compare-and-swap loops compute maximumf / minimumf.
+  coopvecExpandMinMax(kernel);
+  return true;
 }
 
 static MlirWalkResult findMMA(MlirOperation op, void *userData) {

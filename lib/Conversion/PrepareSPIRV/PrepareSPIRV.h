@@ -37,6 +37,11 @@ void coopvecLowerIndexSwitches(MlirOperation kernel);
 /// times undefined.
 void coopvecGuardZeroTripLoops(MlirOperation kernel);
 
+/// Expands every `arith.maximumf` / `minimumf` of `kernel` into compares
+/// and selects (MinMax.c): GLSL's FMax / FMin leave the sign of a zero
+/// result to the driver.
+void coopvecExpandMinMax(MlirOperation kernel);
+
 /// Replaces the status atomics of `kernel`'s run-time bounds reports
 /// (marked by convert-coopvec-to-gpu) by private per-thread accumulators
 /// that are added to the status buffer once, before the kernel returns

@@ -335,3 +335,53 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// arith.maximumf / minimumf become compares and selects: the larger
+// (smaller) by an ordered compare, the AND (OR) of the bits where the
+// operands are equal (+0 for max(-0, +0), -0 for min), and a NaN operand
+// last; GLSL FMax / FMin leave the sign of a zero result to the driver.
+// CHECK-LABEL: gpu.func @minmax(
+// CHECK-SAME:      %[[X:.*]]: f32, %[[Y:.*]]: f32, %[[H:.*]]: f16, %[[K:.*]]: f16, %[[O:.*]]: memref<?xf32>, %[[OH:.*]]: memref<?xf16>)
+// CHECK-NEXT:      %[[GT:.*]] = arith.cmpf ogt, %[[X]], %[[Y]] : f32
+// CHECK-NEXT:      %[[R0:.*]] = arith.select %[[GT]], %[[X]], %[[Y]] : f32
+// CHECK-NEXT:      %[[XB:.*]] = arith.bitcast %[[X]] : f32 to i32
+// CHECK-NEXT:      %[[YB:.*]] = arith.bitcast %[[Y]] : f32 to i32
+// CHECK-NEXT:      %[[AND:.*]] = arith.andi %[[XB]], %[[YB]] : i32
+// CHECK-NEXT:      %[[EQ:.*]] = arith.cmpf oeq, %[[X]], %[[Y]] : f32
+// CHECK-NEXT:      %[[ANDF:.*]] = arith.bitcast %[[AND]] : i32 to f32
+// CHECK-NEXT:      %[[R1:.*]] = arith.select %[[EQ]], %[[ANDF]], %[[R0]] : f32
+// CHECK-NEXT:      %[[YNAN:.*]] = arith.cmpf uno, %[[Y]], %[[Y]] : f32
+// CHECK-NEXT:      %[[R2:.*]] = arith.select %[[YNAN]], %[[Y]], %[[R1]] : f32
+// CHECK-NEXT:      %[[XNAN:.*]] = arith.cmpf uno, %[[X]], %[[X]] : f32
+// CHECK-NEXT:      %[[MAX:.*]] = arith.select %[[XNAN]], %[[X]], %[[R2]] : f32
+// CHECK-NEXT:      %[[LT:.*]] = arith.cmpf olt, %[[H]], %[[K]] : f16
+// CHECK-NEXT:      %[[S0:.*]] = arith.select %[[LT]], %[[H]], %[[K]] : f16
+// CHECK-NEXT:      %[[HB:.*]] = arith.bitcast %[[H]] : f16 to i16
+// CHECK-NEXT:      %[[KB:.*]] = arith.bitcast %[[K]] : f16 to i16
+// CHECK-NEXT:      %[[OR:.*]] = arith.ori %[[HB]], %[[KB]] : i16
+// CHECK-NEXT:      %[[HEQ:.*]] = arith.cmpf oeq, %[[H]], %[[K]] : f16
+// CHECK-NEXT:      %[[ORF:.*]] = arith.bitcast %[[OR]] : i16 to f16
+// CHECK-NEXT:      %[[S1:.*]] = arith.select %[[HEQ]], %[[ORF]], %[[S0]] : f16
+// CHECK-NEXT:      %[[KNAN:.*]] = arith.cmpf uno, %[[K]], %[[K]] : f16
+// CHECK-NEXT:      %[[S2:.*]] = arith.select %[[KNAN]], %[[K]], %[[S1]] : f16
+// CHECK-NEXT:      %[[HNAN:.*]] = arith.cmpf uno, %[[H]], %[[H]] : f16
+// CHECK-NEXT:      %[[MIN:.*]] = arith.select %[[HNAN]], %[[H]], %[[S2]] : f16
+// CHECK-NEXT:      %[[T:.*]] = gpu.thread_id x
+// CHECK-NEXT:      memref.store %[[MAX]], %[[O]][%[[T]]]
+// CHECK-NEXT:      memref.store %[[MIN]], %[[OH]][%[[T]]]
+// CHECK-NOT:       arith.maximumf
+// CHECK-NOT:       arith.minimumf
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels {
+    gpu.func @minmax(%x: f32, %y: f32, %h: f16, %k: f16, %o: memref<?xf32>, %oh: memref<?xf16>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %max = arith.maximumf %x, %y : f32
+      %min = arith.minimumf %h, %k : f16
+      %t = gpu.thread_id x
+      memref.store %max, %o[%t] : memref<?xf32>
+      memref.store %min, %oh[%t] : memref<?xf16>
+      gpu.return
+    }
+  }
+}

@@ -51,6 +51,66 @@
 // FOURIER:      result 0: max abs error {{.*}}: PASS
 // FOURIER-NEXT: {{^PASS$}}
 
+// arith.maximumf / minimumf (NaN propagates, -0 < +0) of pairs drawn
+// from +0, -0, NaN, +-inf and x2, in f32 and f16: the JIT's --print
+// (signed zeros and NaN included) must equal the interpreter's, on Vulkan
+// too, where coopvec-prepare-spirv expands them (GLSL FMax / FMin leave
+// the sign of max(-0, +0) to the driver).
+// RUN: coopvec-run %t/minmax.mlir --entry=minmax --batch=1029 --random --seed=310 --print > %t/minmax-jit.txt
+// RUN: coopvec-run %t/minmax.mlir --entry=minmax --batch=1029 --random --seed=310 --reference --print > %t/minmax-ref.txt
+// RUN: diff %t/minmax-jit.txt %t/minmax-ref.txt
+// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/minmax.mlir --entry=minmax --batch=1029 --random --seed=310 --print > %t/minmax-vk.txt %}
+// RUN: %if vulkan && !coopvec-run-target %{ diff %t/minmax-vk.txt %t/minmax-ref.txt %}
+// RUN: FileCheck %s --check-prefix=MINMAX < %t/minmax-ref.txt
+// MINMAX: result 0: f32, shape (1029, 6)
+// MINMAX: result 1: f16, shape (1029, 4)
+
+//--- minmax.mlir
+// a from x0 and b from x1 (uniform in [-1, 1]): +0, -0, NaN, x2 or +inf /
+// -0, +0, x2, NaN or -inf by fifths; maximumf / minimumf of (a, b) and of
+// (b, a), and the pair itself; the same in f16.
+func.func @minmax(%x: !coopvec.vec<4, f32>) -> (!coopvec.vec<6, f32>, !coopvec.vec<4, f16>) {
+  %e:4 = "coopvec.unpack"(%x) : (!coopvec.vec<4, f32>) -> (f32, f32, f32, f32)
+  %pz = arith.constant 0.0 : f32
+  %nz = arith.constant -0.0 : f32
+  %nan = arith.constant 0x7FC00000 : f32
+  %inf = arith.constant 0x7F800000 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %t6 = arith.constant 0.6 : f32
+  %t2 = arith.constant 0.2 : f32
+  %m2 = arith.constant -0.2 : f32
+  %m6 = arith.constant -0.6 : f32
+  %a1 = arith.cmpf ogt, %e#0, %t6 : f32
+  %a2 = arith.cmpf ogt, %e#0, %t2 : f32
+  %a3 = arith.cmpf ogt, %e#0, %m2 : f32
+  %a4 = arith.cmpf ogt, %e#0, %m6 : f32
+  %av4 = arith.select %a4, %e#2, %inf : f32
+  %av3 = arith.select %a3, %nan, %av4 : f32
+  %av2 = arith.select %a2, %nz, %av3 : f32
+  %a = arith.select %a1, %pz, %av2 : f32
+  %b1 = arith.cmpf ogt, %e#1, %t6 : f32
+  %b2 = arith.cmpf ogt, %e#1, %t2 : f32
+  %b3 = arith.cmpf ogt, %e#1, %m2 : f32
+  %b4 = arith.cmpf ogt, %e#1, %m6 : f32
+  %bv4 = arith.select %b4, %nan, %ninf : f32
+  %bv3 = arith.select %b3, %e#2, %bv4 : f32
+  %bv2 = arith.select %b2, %pz, %bv3 : f32
+  %b = arith.select %b1, %nz, %bv2 : f32
+  %max = arith.maximumf %a, %b : f32
+  %min = arith.minimumf %a, %b : f32
+  %maxr = arith.maximumf %b, %a : f32
+  %minr = arith.minimumf %b, %a : f32
+  %r0 = "coopvec.from_elements"(%max, %min, %maxr, %minr, %a, %b) : (f32, f32, f32, f32, f32, f32) -> !coopvec.vec<6, f32>
+  %ah = arith.truncf %a : f32 to f16
+  %bh = arith.truncf %b : f32 to f16
+  %maxh = arith.maximumf %ah, %bh : f16
+  %minh = arith.minimumf %ah, %bh : f16
+  %maxhr = arith.maximumf %bh, %ah : f16
+  %minhr = arith.minimumf %bh, %ah : f16
+  %r1 = "coopvec.from_elements"(%maxh, %minh, %maxhr, %minhr) : (f16, f16, f16, f16) -> !coopvec.vec<4, f16>
+  return %r0, %r1 : !coopvec.vec<6, f32>, !coopvec.vec<4, f16>
+}
+
 //--- trans32.mlir
 func.func @trans32(%x: !coopvec.vec<4, f32>) -> (!coopvec.vec<6, f32>, !coopvec.vec<6, f32>, !coopvec.vec<6, f32>) {
   %e:4 = "coopvec.unpack"(%x) : (!coopvec.vec<4, f32>) -> (f32, f32, f32, f32)
