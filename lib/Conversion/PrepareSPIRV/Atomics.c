@@ -1,9 +1,12 @@
-//===- Atomics.c - Float atomic adds for SPIR-V ---------------------------===//
+//===- Atomics.c - Float atomics for SPIR-V -------------------------------===//
 //
 // MLIR 22's memref-to-spirv converts integer `memref.atomic_rmw` kinds
 // only; the training ops add floats (`addf`, f32 or f16) into a gradient
-// buffer, a kernel argument. SPIR-V has `OpAtomicFAddEXT` (f32:
-// SPV_EXT_shader_atomic_float_add, a device feature) and, everywhere,
+// buffer, a kernel argument, and per-thread programs may also take the
+// `maximumf` / `minimumf` of one (the same compare-and-swap loop below,
+// combining with arith.maximumf / minimumf instead of addf). SPIR-V has
+// `OpAtomicFAddEXT` (f32: SPV_EXT_shader_atomic_float_add, a device
+// feature) and, everywhere,
 // `OpAtomicCompareExchange` on integers. Neither can be written before
 // convert-gpu-to-spirv (they take SPIR-V pointers, which do not exist yet,
 // and an unrealized cast to one is not legal in that conversion), so each
@@ -64,20 +67,32 @@ static MlirWalkResult collectAtomic(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
-/// Whether an atomic_rmw is `addf`: its `kind` is arith::AtomicRMWKind, an
-/// I64EnumAttr (an integer attribute), whose 0 is addf.
-static bool isAddF(MlirOperation op) {
+/// The arith op that combines the element with the value of a float
+/// atomic_rmw (its `kind` is arith::AtomicRMWKind, an I64EnumAttr), or
+/// NULL for another kind.
+static const char *floatCombine(MlirOperation op) {
   MlirAttribute kind = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("kind"));
-  return !mlirAttributeIsNull(kind) && mlirAttributeIsAInteger(kind) &&
-         mlirIntegerAttrGetValueInt(kind) == 0;
+  if (mlirAttributeIsNull(kind) || !mlirAttributeIsAInteger(kind))
+    return NULL;
+  switch (mlirIntegerAttrGetValueInt(kind)) {
+  case COOPVEC_ATOMIC_ADDF:
+    return "arith.addf";
+  case COOPVEC_ATOMIC_MAXIMUMF:
+    return "arith.maximumf";
+  case COOPVEC_ATOMIC_MINIMUMF:
+    return "arith.minimumf";
+  default:
+    return NULL;
+  }
 }
 
 typedef struct Atomic {
   MlirContext ctx;
   MlirType i32, f32;
   int64_t argIndex;
-  MlirValue value; // f32 or f16
+  MlirValue value;     // f32 or f16
+  const char *combine; // arith.addf, maximumf or minimumf
   bool isF16;
   MlirValue word;  // i32 index of the 32-bit word (cas) / element (fadd)
   MlirValue shift; // f16: 0 or 16, the element's bit offset in the word
@@ -118,17 +133,17 @@ static MlirValue unpackHalf(CoopvecBuilder *b, const Atomic *a,
                        &indices);
 }
 
-/// `expected` with its element replaced by element + value.
+/// `expected` with its element replaced by combine(element, value).
 static MlirValue desiredWord(CoopvecBuilder *b, const Atomic *a,
                              MlirValue expected) {
   if (!a->isF16) {
     MlirValue current = coopvecBuildCast1(b, "arith.bitcast", expected, a->f32);
-    MlirValue sum = coopvecBuildBinaryOp(b, "arith.addf", current, a->value);
+    MlirValue sum = coopvecBuildBinaryOp(b, a->combine, current, a->value);
     return coopvecBuildCast1(b, "arith.bitcast", sum, a->i32);
   }
   MlirValue current = unpackHalf(b, a, expected);
   MlirValue addend = coopvecBuildCast1(b, "arith.extf", a->value, a->f32);
-  MlirValue sum = coopvecBuildBinaryOp(b, "arith.addf", current, addend);
+  MlirValue sum = coopvecBuildBinaryOp(b, a->combine, current, addend);
   int64_t two = 2;
   MlirType pairType = mlirVectorTypeGet(1, &two, a->f32);
   MlirValue parts[] = {sum, coopvecBuildFloatConstant(b, a->f32, 0.0)};
@@ -181,15 +196,16 @@ static MlirValue buildLoop(CoopvecBuilder *b, const Atomic *a) {
 
 static bool lowerAtomic(MlirOperation op, MlirBlock entry, bool atomicFloat,
                         const char *passName) {
-  if (!isAddF(op)) {
-    // Integer kinds are memref-to-spirv's; other float kinds are not made
-    // by convert-coopvec-to-gpu.
+  const char *combine = floatCombine(op);
+  if (!combine) {
+    // Integer kinds are memref-to-spirv's; other float kinds are not in
+    // the dialect (docs/dialect.md, "Memory").
     MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
     if (mlirTypeIsAInteger(type))
       return true;
     coopvecEmitOpError(op,
-                       "is a float atomic other than addf, which %s "
-                       "cannot lower to SPIR-V",
+                       "is a float atomic other than addf, maximumf and "
+                       "minimumf, which %s cannot lower to SPIR-V",
                        passName);
     return false;
   }
@@ -203,7 +219,7 @@ static bool lowerAtomic(MlirOperation op, MlirBlock entry, bool atomicFloat,
       mlirOperationGetNumOperands(op) != 3 ||
       !(mlirTypeIsAF32(element) || mlirTypeIsAF16(element))) {
     coopvecEmitOpError(op,
-                       "adds into a memref that is not an f32 or f16 rank-1 "
+                       "works on a memref that is not an f32 or f16 rank-1 "
                        "argument of the kernel; %s lowers float atomics on "
                        "kernel arguments only",
                        passName);
@@ -216,13 +232,14 @@ static bool lowerAtomic(MlirOperation op, MlirBlock entry, bool atomicFloat,
               .f32 = mlirF32TypeGet(ctx),
               .argIndex = mlirBlockArgumentGetArgNumber(memref),
               .value = mlirOperationGetOperand(op, 0),
+              .combine = combine,
               .isF16 = mlirTypeIsAF16(element)};
   MlirValue index = coopvecBuildCast1(&b, "arith.index_cast",
                                       mlirOperationGetOperand(op, 2), a.i32);
   MlirValue result = mlirOperationGetResult(op, 0);
   bool used = !mlirOpOperandIsNull(mlirValueGetFirstUse(result));
   MlirValue old = {NULL}; // the element before the add, when used
-  if (atomicFloat && !a.isF16) {
+  if (atomicFloat && !a.isF16 && strcmp(combine, "arith.addf") == 0) {
     MlirValue bits = coopvecBuildCast1(&b, "arith.bitcast", a.value, a.i32);
     MlirValue oldBits = placeholder(&b, &a, "fadd", index, bits, bits);
     if (used)

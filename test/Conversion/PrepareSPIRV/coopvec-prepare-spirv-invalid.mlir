@@ -58,7 +58,7 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     %v = arith.constant 1.0 : f32
     %p = memref.alloca() : memref<4xf32>
-    // expected-error@+1 {{'memref.atomic_rmw' op adds into a memref that is not an f32 or f16 rank-1 argument of the kernel; coopvec-prepare-spirv lowers float atomics on kernel arguments only}}
+    // expected-error@+1 {{'memref.atomic_rmw' op works on a memref that is not an f32 or f16 rank-1 argument of the kernel; coopvec-prepare-spirv lowers float atomics on kernel arguments only}}
     %r = memref.atomic_rmw addf %v, %p[%c0] : (f32, memref<4xf32>) -> f32
     gpu.return
   }
@@ -70,8 +70,8 @@ gpu.module @m {
   gpu.func @k(%m: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
     %c0 = arith.constant 0 : index
     %v = arith.constant 1.0 : f32
-    // expected-error@+1 {{'memref.atomic_rmw' op is a float atomic other than addf, which coopvec-prepare-spirv cannot lower to SPIR-V}}
-    %r = memref.atomic_rmw maximumf %v, %m[%c0] : (f32, memref<?xf32>) -> f32
+    // expected-error@+1 {{'memref.atomic_rmw' op is a float atomic other than addf, maximumf and minimumf, which coopvec-prepare-spirv cannot lower to SPIR-V}}
+    %r = memref.atomic_rmw mulf %v, %m[%c0] : (f32, memref<?xf32>) -> f32
     gpu.return
   }
 }

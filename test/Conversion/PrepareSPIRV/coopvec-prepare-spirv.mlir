@@ -385,3 +385,45 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// memref.atomic_rmw maximumf / minimumf: the compare-and-swap loop of addf
+// with the element combined by arith.maximumf / minimumf (then expanded
+// like any other: NaN propagates, -0 < +0), also with atomic-float=true;
+// an f16 element is combined in f32 (one of the two values, exact).
+// CHECK-LABEL: gpu.func @atomic_minmax(
+// CHECK-SAME:      %[[V:.*]]: f32, %[[VH:.*]]: f16, %{{.*}}: memref<?xf32>, %{{.*}}: memref<?xf16>)
+// CHECK:           scf.while (%[[E:.*]] = %{{.*}}) : (i32) -> i32 {
+// CHECK-NEXT:        %[[EF:.*]] = arith.bitcast %[[E]] : i32 to f32
+// CHECK-NEXT:        %[[GT:.*]] = arith.cmpf ogt, %[[EF]], %[[V]] : f32
+// CHECK:             arith.andi
+// CHECK:             %[[XNAN:.*]] = arith.cmpf uno, %[[EF]], %[[EF]] : f32
+// CHECK-NEXT:        %[[MAX:.*]] = arith.select %[[XNAN]], %[[EF]], %{{.*}} : f32
+// CHECK-NEXT:        %[[D:.*]] = arith.bitcast %[[MAX]] : f32 to i32
+// CHECK-NEXT:        spirv.GL.SClamp %{{.*}}, %[[E]], %[[D]] {coopvec.atomic = "cas", coopvec.atomic_arg = 2 : i64} : i32
+// CHECK:           scf.while
+// CHECK:             spirv.GL.UnpackHalf2x16
+// CHECK:             %[[ADD:.*]] = arith.extf %[[VH]] : f16 to f32
+// CHECK-NEXT:        arith.cmpf olt, %{{.*}}, %[[ADD]] : f32
+// CHECK:             arith.ori
+// CHECK:             spirv.GL.PackHalf2x16
+// CHECK:             spirv.GL.SClamp {{.*}} {coopvec.atomic = "cas", coopvec.atomic_arg = 3 : i64}
+// CHECK-NOT:       memref.atomic_rmw
+// CHECK-NOT:       arith.maximumf
+// OPTS-LABEL: gpu.func @atomic_minmax(
+// OPTS:           scf.while
+// OPTS:           spirv.GL.SClamp {{.*}} {coopvec.atomic = "cas", coopvec.atomic_arg = 2 : i64}
+// OPTS:           scf.while
+// OPTS:           spirv.GL.SClamp {{.*}} {coopvec.atomic = "cas", coopvec.atomic_arg = 3 : i64}
+// OPTS-NOT:       coopvec.atomic = "fadd"
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels {
+    gpu.func @atomic_minmax(%v: f32, %vh: f16, %g: memref<?xf32>, %h: memref<?xf16>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %t = gpu.thread_id x
+      %0 = memref.atomic_rmw maximumf %v, %g[%t] : (f32, memref<?xf32>) -> f32
+      %1 = memref.atomic_rmw minimumf %vh, %h[%t] : (f16, memref<?xf16>) -> f16
+      gpu.return
+    }
+  }
+}

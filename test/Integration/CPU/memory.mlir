@@ -19,9 +19,9 @@
 // file of -1 written by Inputs/npy.sh, as are the thread numbers (%tid).
 //
 // Kept elsewhere because a GPU lowering cannot take them yet (see
-// test/tools/coopvec-run/per-thread-gpu-gaps.mlir): atomic_rmw maximumf /
-// minimumf and atomics on local arrays (SPIR-V), local arrays of index
-// (SPIR-V), masked_load / masked_store at per-thread offsets (NVVM, SPIR-V).
+// test/tools/coopvec-run/per-thread-gpu-gaps.mlir): atomics on local
+// arrays (SPIR-V), local arrays of index (SPIR-V), masked_load /
+// masked_store at per-thread offsets (NVVM, SPIR-V).
 
 // RUN: split-file %s %t
 // RUN: bash %S/Inputs/npy.sh ids 1 %t/ids1.npy
@@ -128,6 +128,26 @@
 // FLOATS-NEXT: argument 3 (written): max abs error {{.*}}: PASS
 // FLOATS-NEXT: argument 4 (written): max abs error {{.*}}: PASS
 // FLOATS-NEXT: {{^PASS$}}
+
+// memref.atomic_rmw maximumf / minimumf into f32 and f16 bins (NaN
+// propagates, -0 < +0): bins 4-7 get only +-0, bin 3 a NaN from a few
+// threads. The final bins do not depend on the order of the threads:
+// --print of every target must equal the interpreter's, signed zeros and
+// NaN included (on Vulkan: compare-and-swap loops, docs/passes.md).
+// RUN: coopvec-run %t/atomic-minmax.mlir --entry=atomic_minmax --batch=4099 --random --seed=219 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=MINMAX
+// MINMAX:      result 0: max abs error 0, {{.*}}: PASS
+// MINMAX-NEXT: argument 1 (written): max abs error 0, {{.*}}: PASS
+// MINMAX-NEXT: argument 2 (written): max abs error 0, {{.*}}: PASS
+// MINMAX-NEXT: {{^PASS$}}
+// RUN: coopvec-run %t/atomic-minmax.mlir --entry=atomic_minmax --batch=4099 --random --seed=219 --print > %t/minmax-jit.txt
+// RUN: coopvec-run %t/atomic-minmax.mlir --entry=atomic_minmax --batch=4099 --random --seed=219 --reference --print > %t/minmax-ref.txt
+// RUN: diff %t/minmax-jit.txt %t/minmax-ref.txt
+// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/atomic-minmax.mlir --entry=atomic_minmax --batch=4099 --random --seed=219 --print > %t/minmax-vk.txt %}
+// RUN: %if vulkan && !coopvec-run-target %{ diff %t/minmax-vk.txt %t/minmax-ref.txt %}
+// RUN: FileCheck %s --check-prefix=MINMAX-PRINT < %t/minmax-ref.txt
+// MINMAX-PRINT: argument 1 (written): f32, shape (32,)
+// MINMAX-PRINT-NEXT: [0] {{[^ ]+ [^ ]+ [^ ]+}} nan
+// MINMAX-PRINT: argument 2 (written): f16, shape (32,)
 
 // Local arrays.
 // RUN: coopvec-run %t/local.mlir --entry=local --batch=33 --random --seed=211 --check | FileCheck %s --check-prefix=LOCAL
@@ -374,6 +394,45 @@ func.func @atomic_floats(%tid: !coopvec.vec<1, f32>, %x: !coopvec.vec<2, f32>, %
   %d = arith.subf %o2, %sum : f32
   %y = "coopvec.from_elements"(%o1, %o2, %o3, %d) : (f32, f32, f32, f32) -> !coopvec.vec<4, f32>
   return %y : !coopvec.vec<4, f32>
+}
+
+//--- atomic-minmax.mlir
+// bin = fptosi((x0 + 1) * 8); the value is x1, +-0 (by x2's sign) in bins
+// 4-7, NaN in bin 3 where x3 > 0.9; maximumf into bin, minimumf into bin
+// + 16, in f32 and in f16.
+func.func @atomic_minmax(%x: !coopvec.vec<4, f32>, %f: memref<32xf32>, %h: memref<32xf16>) -> !coopvec.vec<4, f32> {
+  %one = arith.constant 1.0 : f32
+  %eight = arith.constant 8.0 : f32
+  %c16 = arith.constant 16 : index
+  %i3 = arith.constant 3 : i32
+  %i4 = arith.constant 4 : i32
+  %i8 = arith.constant 8 : i32
+  %pz = arith.constant 0.0 : f32
+  %nz = arith.constant -0.0 : f32
+  %nan = arith.constant 0x7FC00000 : f32
+  %t9 = arith.constant 0.9 : f32
+  %e:4 = "coopvec.unpack"(%x) : (!coopvec.vec<4, f32>) -> (f32, f32, f32, f32)
+  %p = arith.addf %e#0, %one : f32
+  %q = arith.mulf %p, %eight : f32
+  %b32 = arith.fptosi %q : f32 to i32
+  %pos = arith.cmpf ogt, %e#2, %pz : f32
+  %zero = arith.select %pos, %pz, %nz : f32
+  %lo = arith.cmpi sge, %b32, %i4 : i32
+  %hi = arith.cmpi slt, %b32, %i8 : i32
+  %zbin = arith.andi %lo, %hi : i1
+  %v0 = arith.select %zbin, %zero, %e#1 : f32
+  %is3 = arith.cmpi eq, %b32, %i3 : i32
+  %rare = arith.cmpf ogt, %e#3, %t9 : f32
+  %nanbin = arith.andi %is3, %rare : i1
+  %v = arith.select %nanbin, %nan, %v0 : f32
+  %bin = arith.index_cast %b32 : i32 to index
+  %bin2 = arith.addi %bin, %c16 : index
+  %a = memref.atomic_rmw maximumf %v, %f[%bin] : (f32, memref<32xf32>) -> f32
+  %b = memref.atomic_rmw minimumf %v, %f[%bin2] : (f32, memref<32xf32>) -> f32
+  %vh = arith.truncf %v : f32 to f16
+  %c = memref.atomic_rmw maximumf %vh, %h[%bin] : (f16, memref<32xf16>) -> f16
+  %d = memref.atomic_rmw minimumf %vh, %h[%bin2] : (f16, memref<32xf16>) -> f16
+  return %x : !coopvec.vec<4, f32>
 }
 
 //--- local.mlir

@@ -37,8 +37,8 @@
 // The GPU lowerings refuse both stores, at their places.
 // RUN: not coopvec-opt %t/ustore.mlir --coopvec-lower-to-nvvm --emit=ptx -o %t/ustore.ptx 2>&1 | FileCheck %s --check-prefix=REFUSED
 // RUN: not coopvec-opt %t/ustore.mlir --coopvec-lower-to-spirv --emit=spirv -o %t/ustore.spv 2>&1 | FileCheck %s --check-prefix=REFUSED
-// REFUSED: ustore.mlir:[[# @LINE + 62]]:5: error: 'coopvec.store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
-// REFUSED: ustore.mlir:[[# @LINE + 65]]:5: error: 'coopvec.masked_store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
+// REFUSED: ustore.mlir:[[# @LINE + 54]]:5: error: 'coopvec.store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
+// REFUSED: ustore.mlir:[[# @LINE + 57]]:5: error: 'coopvec.masked_store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
 
 // masked_load / masked_store at per-thread offsets: both GPU lowerings fail
 // on the run-time bounds check of a masked access (vector.step and an
@@ -48,14 +48,6 @@
 // MASKED:      result 0: max abs error {{.*}}: PASS
 // MASKED-NEXT: argument 3 (written): max abs error {{.*}}: PASS
 // MASKED-NEXT: {{^PASS$}}
-
-// memref.atomic_rmw maximumf / minimumf: coopvec-prepare-spirv refuses
-// them ("a float atomic other than addf"). Order-independent: exact.
-// RUN: coopvec-run %t/minmax.mlir --entry=minmax --batch=4099 --random --seed=508 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=MINMAX
-// MINMAX:      result 0: max abs error 0, {{.*}}: PASS
-// MINMAX-NEXT: argument 1 (written): max abs error 0, {{.*}}: PASS
-// MINMAX-NEXT: argument 2 (written): max abs error 0, {{.*}}: PASS
-// MINMAX-NEXT: {{^PASS$}}
 
 // Local arrays: of index, and atomic_rmw on one (SPIR-V: "failed to
 // legalize"), filled in a loop of per-thread trip count.
@@ -135,26 +127,6 @@ func.func @masked(%tid: !coopvec.vec<1, f32>, %x: !coopvec.vec<4, f32>, %w: memr
     scf.yield %y : !coopvec.vec<4, f32>
   }
   return %r : !coopvec.vec<4, f32>
-}
-
-//--- minmax.mlir
-// memref.atomic_rmw maximumf / minimumf into f32 and f16 bins.
-func.func @minmax(%x: !coopvec.vec<2, f32>, %f: memref<32xf32>, %h: memref<32xf16>) -> !coopvec.vec<2, f32> {
-  %one = arith.constant 1.0 : f32
-  %eight = arith.constant 8.0 : f32
-  %c16 = arith.constant 16 : index
-  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
-  %p = arith.addf %e#0, %one : f32
-  %q = arith.mulf %p, %eight : f32
-  %b32 = arith.fptosi %q : f32 to i32
-  %bin = arith.index_cast %b32 : i32 to index
-  %bin2 = arith.addi %bin, %c16 : index
-  %a = memref.atomic_rmw maximumf %e#1, %f[%bin] : (f32, memref<32xf32>) -> f32
-  %b = memref.atomic_rmw minimumf %e#1, %f[%bin2] : (f32, memref<32xf32>) -> f32
-  %v = arith.truncf %e#1 : f32 to f16
-  %c = memref.atomic_rmw maximumf %v, %h[%bin] : (f16, memref<32xf16>) -> f16
-  %d = memref.atomic_rmw minimumf %v, %h[%bin2] : (f16, memref<32xf16>) -> f16
-  return %x : !coopvec.vec<2, f32>
 }
 
 //--- local-gaps.mlir
