@@ -26,6 +26,8 @@
 //   - scf.index_switch as a chain of scf.if (IndexSwitch.c);
 //   - scf.for with results guarded by `lb < ub` (ZeroTripLoops.c: the
 //     conversion leaves the results of a loop that never runs undefined);
+//   - math.trunc, arith.ceildivsi / ceildivui / floordivsi, which the
+//     conversions have no pattern for, expanded (Expand.c);
 //   - the status atomics of run-time bounds reports gathered per thread
 //     and added once at the kernel's end (Status.c: lavapipe runs loops
 //     that hold 64-bit atomics wrong);
@@ -401,6 +403,7 @@ static bool prepareKernel(MlirOperation kernel, const Target *target) {
   coopvecGatherStatusReports(kernel);
   coopvecLowerIndexSwitches(kernel);
   coopvecGuardZeroTripLoops(kernel);
+  coopvecExpandForSPIRV(kernel);
   OpList list = {NULL, 0, 0};
   mlirOperationWalk(kernel, collectOp, &list, MlirWalkPreOrder);
   bool ok = true, multiplies = false;

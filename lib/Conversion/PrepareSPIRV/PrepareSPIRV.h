@@ -37,6 +37,10 @@ void coopvecLowerIndexSwitches(MlirOperation kernel);
 /// times undefined.
 void coopvecGuardZeroTripLoops(MlirOperation kernel);
 
+/// Expands the ops MLIR's SPIR-V conversions do not take (Expand.c):
+/// `math.trunc`, `arith.ceildivsi`, `arith.ceildivui`, `arith.floordivsi`.
+void coopvecExpandForSPIRV(MlirOperation kernel);
+
 /// Expands every `arith.maximumf` / `minimumf` of `kernel` into compares
 /// and selects (MinMax.c): GLSL's FMax / FMin leave the sign of a zero
 /// result to the driver.

@@ -427,3 +427,54 @@ module attributes {gpu.container_module} {
     }
   }
 }
+
+// -----
+
+// math.trunc, arith.ceildivsi, ceildivui and floordivsi, which MLIR's
+// SPIR-V conversions have no pattern for: trunc(x) = copysign(floor(|x|),
+// x); the divisions from the truncating quotient q and the exact
+// remainder r = a - q * b, q + 1 (ceil) or q - 1 (floor) where r != 0 and
+// the exact quotient is positive (negative), unsigned q + (r != 0).
+// CHECK-LABEL: gpu.func @expand(
+// CHECK-SAME:      %[[X:.*]]: f32, %[[A:.*]]: i32, %[[B:.*]]: i32, %[[O:.*]]: memref<?xf32>, %[[I:.*]]: memref<?xi32>)
+// CHECK-NEXT:      %[[ABS:.*]] = math.absf %[[X]] : f32
+// CHECK-NEXT:      %[[FLOOR:.*]] = math.floor %[[ABS]] : f32
+// CHECK-NEXT:      %[[T:.*]] = math.copysign %[[FLOOR]], %[[X]] : f32
+// CHECK-NEXT:      %[[Q:.*]] = arith.divsi %[[A]], %[[B]] : i32
+// CHECK-NEXT:      %[[QB:.*]] = arith.muli %[[Q]], %[[B]] : i32
+// CHECK-NEXT:      %[[R:.*]] = arith.subi %[[A]], %[[QB]] : i32
+// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0 : i32
+// CHECK-NEXT:      %[[INEXACT:.*]] = arith.cmpi ne, %[[R]], %[[Z]] : i32
+// CHECK-NEXT:      %[[RNEG:.*]] = arith.cmpi slt, %[[R]], %[[Z]] : i32
+// CHECK-NEXT:      %[[BNEG:.*]] = arith.cmpi slt, %[[B]], %[[Z]] : i32
+// CHECK-NEXT:      %[[POS:.*]] = arith.cmpi eq, %[[RNEG]], %[[BNEG]] : i1
+// CHECK-NEXT:      %[[UP:.*]] = arith.andi %[[INEXACT]], %[[POS]] : i1
+// CHECK:           %[[ONE:.*]] = arith.select %[[UP]], %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:      %[[CEIL:.*]] = arith.addi %[[Q]], %[[ONE]] : i32
+// CHECK-NEXT:      %[[UQ:.*]] = arith.divui %[[A]], %[[B]] : i32
+// CHECK:           %[[UCEIL:.*]] = arith.addi %[[UQ]], %{{.*}} : i32
+// CHECK-NEXT:      %[[FQ:.*]] = arith.divsi %[[A]], %[[B]] : i32
+// CHECK:           %[[NEG:.*]] = arith.xori %{{.*}}, %{{.*}} : i1
+// CHECK-NEXT:      %[[DOWN:.*]] = arith.andi %{{.*}}, %[[NEG]] : i1
+// CHECK:           %[[FLOORQ:.*]] = arith.subi %[[FQ]], %{{.*}} : i32
+// CHECK-NOT:       math.trunc
+// CHECK-NOT:       arith.ceildiv
+// CHECK-NOT:       arith.floordiv
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels {
+    gpu.func @expand(%x: f32, %a: i32, %b: i32, %o: memref<?xf32>, %i: memref<?xi32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %t = math.trunc %x : f32
+      %c = arith.ceildivsi %a, %b : i32
+      %u = arith.ceildivui %a, %b : i32
+      %f = arith.floordivsi %a, %b : i32
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %c2 = arith.constant 2 : index
+      memref.store %t, %o[%c0] : memref<?xf32>
+      memref.store %c, %i[%c0] : memref<?xi32>
+      memref.store %u, %i[%c1] : memref<?xi32>
+      memref.store %f, %i[%c2] : memref<?xi32>
+      gpu.return
+    }
+  }
+}

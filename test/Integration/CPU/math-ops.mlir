@@ -21,8 +21,7 @@
 // JIT's --print must equal the interpreter's.
 //
 // Kept in test/tools/coopvec-run/per-thread-gpu-gaps.mlir, since a GPU
-// lowering cannot take them yet: math.trunc and arith.ceildivsi /
-// ceildivui / floordivsi (SPIR-V), remsi of INT_MIN by other divisors than
+// lowering cannot take them yet: remsi of INT_MIN by other divisors than
 // -1, 0, 1 and f16 math.fma (wrong on lavapipe). math.floor / ceil / round
 // / absf / copysign and arith.remf: math-exact.mlir.
 
@@ -109,6 +108,70 @@ func.func @minmax(%x: !coopvec.vec<4, f32>) -> (!coopvec.vec<6, f32>, !coopvec.v
   %minhr = arith.minimumf %bh, %ah : f16
   %r1 = "coopvec.from_elements"(%maxh, %minh, %maxhr, %minhr) : (f16, f16, f16, f16) -> !coopvec.vec<4, f16>
   return %r0, %r1 : !coopvec.vec<6, f32>, !coopvec.vec<4, f16>
+}
+
+// math.trunc of multiples of 1/4 in [-8, 8) (halves, negatives: -0 for
+// (-1, 0)) and of x itself, in f32 and f16; and arith.ceildivsi,
+// ceildivui, floordivsi of x2's bits (or INT_MIN where x1 > 0) by
+// -299..299 (by zero and INT_MIN / -1 too). Exact: the --print of every
+// target must equal the interpreter's (SPIR-V: coopvec-prepare-spirv
+// expands them, docs/passes.md).
+// RUN: coopvec-run %t/rounding.mlir --entry=rounding --batch=1029 --random --seed=311 --print > %t/rounding-jit.txt
+// RUN: coopvec-run %t/rounding.mlir --entry=rounding --batch=1029 --random --seed=311 --reference --print > %t/rounding-ref.txt
+// RUN: diff %t/rounding-jit.txt %t/rounding-ref.txt
+// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/rounding.mlir --entry=rounding --batch=1029 --random --seed=311 --print > %t/rounding-vk.txt %}
+// RUN: %if vulkan && !coopvec-run-target %{ diff %t/rounding-vk.txt %t/rounding-ref.txt %}
+// RUN: FileCheck %s --check-prefix=ROUNDING < %t/rounding-ref.txt
+// ROUNDING: result 0: f32, shape (1029, 2)
+// ROUNDING: result 1: f16, shape (1029, 2)
+// ROUNDING: result 2: f32, shape (1029, 6)
+
+//--- rounding.mlir
+func.func @rounding(%x: !coopvec.vec<4, f32>) -> (!coopvec.vec<2, f32>, !coopvec.vec<2, f16>, !coopvec.vec<6, f32>) {
+  %c32 = arith.constant 32.0 : f32
+  %q4 = arith.constant 0.25 : f32
+  %zero = arith.constant 0.0 : f32
+  %k300 = arith.constant 300.0 : f32
+  %min = arith.constant -2147483648 : i32
+  %lo = arith.constant 65535 : i32
+  %s16 = arith.constant 16 : i32
+  %e:4 = "coopvec.unpack"(%x) : (!coopvec.vec<4, f32>) -> (f32, f32, f32, f32)
+  %s = arith.mulf %e#0, %c32 : f32
+  %si = arith.fptosi %s : f32 to i32
+  %sf = arith.sitofp %si : i32 to f32
+  %h = arith.mulf %sf, %q4 : f32
+  %t = math.trunc %h : f32
+  %t2 = math.trunc %e#1 : f32
+  %hh = arith.truncf %h : f32 to f16
+  %th = math.trunc %hh : f16
+  %e16 = arith.truncf %e#1 : f32 to f16
+  %th2 = math.trunc %e16 : f16
+  %r0 = "coopvec.from_elements"(%t, %t2) : (f32, f32) -> !coopvec.vec<2, f32>
+  %r1 = "coopvec.from_elements"(%th, %th2) : (f16, f16) -> !coopvec.vec<2, f16>
+  // Each i32 quotient as a signed high and an unsigned low half (exact in
+  // f32).
+  %df = arith.mulf %e#2, %k300 : f32
+  %d = arith.fptosi %df : f32 to i32
+  %pos = arith.cmpf ogt, %e#1, %zero : f32
+  %bits = arith.bitcast %e#3 : f32 to i32
+  %a = arith.select %pos, %min, %bits : i32
+  %q1 = arith.ceildivsi %a, %d : i32
+  %q2 = arith.ceildivui %a, %d : i32
+  %q3 = arith.floordivsi %a, %d : i32
+  %h1 = arith.shrsi %q1, %s16 : i32
+  %l1 = arith.andi %q1, %lo : i32
+  %h2 = arith.shrsi %q2, %s16 : i32
+  %l2 = arith.andi %q2, %lo : i32
+  %h3 = arith.shrsi %q3, %s16 : i32
+  %l3 = arith.andi %q3, %lo : i32
+  %f1 = arith.sitofp %h1 : i32 to f32
+  %g1 = arith.sitofp %l1 : i32 to f32
+  %f2 = arith.sitofp %h2 : i32 to f32
+  %g2 = arith.sitofp %l2 : i32 to f32
+  %f3 = arith.sitofp %h3 : i32 to f32
+  %g3 = arith.sitofp %l3 : i32 to f32
+  %r2 = "coopvec.from_elements"(%f1, %g1, %f2, %g2, %f3, %g3) : (f32, f32, f32, f32, f32, f32) -> !coopvec.vec<6, f32>
+  return %r0, %r1, %r2 : !coopvec.vec<2, f32>, !coopvec.vec<2, f16>, !coopvec.vec<6, f32>
 }
 
 //--- trans32.mlir

@@ -55,20 +55,21 @@
 // LOCAL:      result 0: max abs error 0, {{.*}}: PASS
 // LOCAL-NEXT: {{^PASS$}}
 
-// trunc (SPIR-V: "failed to legalize"), f16 fma (Vulkan: half precision
-// GLSL Fma, which lavapipe does not fuse); floor, ceil, round, absf,
-// copysign, sqrt and remf lower on both (coopvec-prepare-nvvm, exact remf
-// from coopvec-expand-math; all but sqrt are in CPU/math-exact.mlir). All
-// exact: compared with no tolerance (NaN matches NaN).
+// f16 fma (Vulkan: half precision GLSL Fma, which lavapipe does not
+// fuse); trunc, floor, ceil, round, absf, copysign, sqrt and remf lower on
+// both (coopvec-prepare-spirv expands trunc, coopvec-prepare-nvvm the
+// others, exact remf from coopvec-expand-math; all but trunc and sqrt are
+// in CPU/math-exact.mlir). All exact: compared with no tolerance (NaN
+// matches NaN).
 // RUN: coopvec-run %t/mathgaps.mlir --entry=mathgaps --batch=1029 --random --seed=510 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=MATH
 // MATH:      result 0: max abs error 0, {{.*}}: PASS
 // MATH-NEXT: result 1: max abs error 0, {{.*}}: PASS
 // MATH-NEXT: result 2: max abs error 0, {{.*}}: PASS
 // MATH-NEXT: {{^PASS$}}
 
-// ceildivsi, ceildivui, floordivsi (SPIR-V: "failed to legalize"), and
 // remsi of INT_MIN by divisors other than -1, 0, 1 (Vulkan: the sign of
-// the remainder is lost). The JIT's --print equals the interpreter's.
+// the remainder is lost), beside ceildivsi, ceildivui and floordivsi
+// (which test/Integration/CPU/math-ops.mlir runs on every target). The JIT's --print equals the interpreter's.
 // RUN: coopvec-run %t/intgaps.mlir --entry=intgaps --batch=1029 --random --seed=511 --print > %t/int-jit.txt
 // RUN: coopvec-run %t/intgaps.mlir --entry=intgaps --batch=1029 --random --seed=511 --reference --print > %t/int-ref.txt
 // RUN: diff %t/int-jit.txt %t/int-ref.txt
