@@ -3,12 +3,16 @@
 // MLIR 22's arith-to-spirv and math-to-spirv have no pattern for
 // `math.trunc` (GLSL.std.450 has Trunc, but the SPIR-V dialect does not),
 // `arith.ceildivsi`, `arith.ceildivui` and `arith.floordivsi` ("failed to
-// legalize"). Each becomes ops they convert:
+// legalize"), and `arith.remsi` comes out wrong: arith-to-spirv works on
+// the operands' absolute values, and |INT_MIN| overflows (remsi(INT_MIN,
+// b) had the wrong sign on lavapipe: +128 where -128 is right). Each
+// becomes ops they convert right:
 //
 //   trunc(x)          = copysign(floor(|x|), x)   (exact: -0 for -0.5, NaN
 //                                                  and infinities kept)
 //   q = a / b (truncating), r = a - q * b (the exact remainder, the sign
 //   of a; a - q * b cannot overflow even where q * b wraps):
+//   remsi(a, b)       = r
 //   ceildivsi(a, b)   = q + (r != 0 && (r < 0) == (b < 0))
 //   floordivsi(a, b)  = q - (r != 0 && (r < 0) != (b < 0))
 //   ceildivui(a, b)   = q + (r != 0)              (unsigned q; q + 1 fits:
@@ -34,10 +38,8 @@
 #include <string.h>
 
 static const char *const expandedOps[] = {
-    "math.trunc",
-    "arith.ceildivsi",
-    "arith.ceildivui",
-    "arith.floordivsi",
+    "math.trunc",       "arith.ceildivsi", "arith.ceildivui",
+    "arith.floordivsi", "arith.remsi",
 };
 
 typedef struct Expanded {
@@ -74,8 +76,8 @@ static MlirValue asOne(CoopvecBuilder *b, MlirValue c, MlirType type) {
                             coopvecBuildIntConstantLike(b, type, 0));
 }
 
-/// ceildivsi / floordivsi / ceildivui of (a, b) from the truncating
-/// quotient and its remainder.
+/// ceildivsi / floordivsi / ceildivui / remsi of (a, b) from the
+/// truncating quotient and its remainder.
 static MlirValue expandDivision(CoopvecBuilder *b, const char *name,
                                 MlirValue a, MlirValue d) {
   MlirType type = mlirValueGetType(a);
@@ -84,6 +86,8 @@ static MlirValue expandDivision(CoopvecBuilder *b, const char *name,
       coopvecBuildBinaryOp(b, isUnsigned ? "arith.divui" : "arith.divsi", a, d);
   MlirValue r = coopvecBuildBinaryOp(
       b, "arith.subi", a, coopvecBuildBinaryOp(b, "arith.muli", q, d));
+  if (strcmp(name, "arith.remsi") == 0)
+    return r;
   MlirValue zero = coopvecBuildIntConstantLike(b, type, 0);
   MlirValue inexact = coopvecBuildCmpI(b, COOPVEC_CMPI_NE, r, zero);
   if (isUnsigned)

@@ -434,7 +434,9 @@ module attributes {gpu.container_module} {
 // SPIR-V conversions have no pattern for: trunc(x) = copysign(floor(|x|),
 // x); the divisions from the truncating quotient q and the exact
 // remainder r = a - q * b, q + 1 (ceil) or q - 1 (floor) where r != 0 and
-// the exact quotient is positive (negative), unsigned q + (r != 0).
+// the exact quotient is positive (negative), unsigned q + (r != 0); remsi
+// is r (arith-to-spirv's remainder of absolute values loses the sign of
+// remsi(INT_MIN, b)).
 // CHECK-LABEL: gpu.func @expand(
 // CHECK-SAME:      %[[X:.*]]: f32, %[[A:.*]]: i32, %[[B:.*]]: i32, %[[O:.*]]: memref<?xf32>, %[[I:.*]]: memref<?xi32>)
 // CHECK-NEXT:      %[[ABS:.*]] = math.absf %[[X]] : f32
@@ -457,7 +459,12 @@ module attributes {gpu.container_module} {
 // CHECK:           %[[NEG:.*]] = arith.xori %{{.*}}, %{{.*}} : i1
 // CHECK-NEXT:      %[[DOWN:.*]] = arith.andi %{{.*}}, %[[NEG]] : i1
 // CHECK:           %[[FLOORQ:.*]] = arith.subi %[[FQ]], %{{.*}} : i32
+// CHECK-NEXT:      %[[RQ:.*]] = arith.divsi %[[A]], %[[B]] : i32
+// CHECK-NEXT:      %[[RQB:.*]] = arith.muli %[[RQ]], %[[B]] : i32
+// CHECK-NEXT:      %[[REM:.*]] = arith.subi %[[A]], %[[RQB]] : i32
+// CHECK:           memref.store %[[REM]], %[[I]][%{{.*}}] : memref<?xi32>
 // CHECK-NOT:       math.trunc
+// CHECK-NOT:       arith.remsi
 // CHECK-NOT:       arith.ceildiv
 // CHECK-NOT:       arith.floordiv
 module attributes {gpu.container_module} {
@@ -467,6 +474,7 @@ module attributes {gpu.container_module} {
       %c = arith.ceildivsi %a, %b : i32
       %u = arith.ceildivui %a, %b : i32
       %f = arith.floordivsi %a, %b : i32
+      %r = arith.remsi %a, %b : i32
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c2 = arith.constant 2 : index
@@ -474,6 +482,7 @@ module attributes {gpu.container_module} {
       memref.store %c, %i[%c0] : memref<?xi32>
       memref.store %u, %i[%c1] : memref<?xi32>
       memref.store %f, %i[%c2] : memref<?xi32>
+      memref.store %r, %i[%c2] : memref<?xi32>
       gpu.return
     }
   }

@@ -21,9 +21,9 @@
 // JIT's --print must equal the interpreter's.
 //
 // Kept in test/tools/coopvec-run/per-thread-gpu-gaps.mlir, since a GPU
-// lowering cannot take them yet: remsi of INT_MIN by other divisors than
-// -1, 0, 1 and f16 math.fma (wrong on lavapipe). math.floor / ceil / round
-// / absf / copysign and arith.remf: math-exact.mlir.
+// lowering cannot take them yet: f16 math.fma (wrong on lavapipe).
+// math.floor / ceil / round / absf / copysign and arith.remf:
+// math-exact.mlir.
 
 // RUN: split-file %s %t
 
@@ -111,11 +111,12 @@ func.func @minmax(%x: !coopvec.vec<4, f32>) -> (!coopvec.vec<6, f32>, !coopvec.v
 }
 
 // math.trunc of multiples of 1/4 in [-8, 8) (halves, negatives: -0 for
-// (-1, 0)) and of x itself, in f32 and f16; and arith.ceildivsi,
-// ceildivui, floordivsi of x2's bits (or INT_MIN where x1 > 0) by
-// -299..299 (by zero and INT_MIN / -1 too). Exact: the --print of every
-// target must equal the interpreter's (SPIR-V: coopvec-prepare-spirv
-// expands them, docs/passes.md).
+// (-1, 0)) and of x itself, in f32 and f16; arith.ceildivsi, ceildivui,
+// floordivsi of x3's bits (or INT_MIN where x1 > 0) by -299..299 (by zero
+// and INT_MIN / -1 too), and remsi / divsi of INT_MIN by the same
+// divisors. Exact: the --print of every target must equal the
+// interpreter's (SPIR-V: coopvec-prepare-spirv expands them,
+// docs/passes.md).
 // RUN: coopvec-run %t/rounding.mlir --entry=rounding --batch=1029 --random --seed=311 --print > %t/rounding-jit.txt
 // RUN: coopvec-run %t/rounding.mlir --entry=rounding --batch=1029 --random --seed=311 --reference --print > %t/rounding-ref.txt
 // RUN: diff %t/rounding-jit.txt %t/rounding-ref.txt
@@ -124,12 +125,12 @@ func.func @minmax(%x: !coopvec.vec<4, f32>) -> (!coopvec.vec<6, f32>, !coopvec.v
 // RUN: FileCheck %s --check-prefix=ROUNDING < %t/rounding-ref.txt
 // ROUNDING: result 0: f32, shape (1029, 2)
 // ROUNDING: result 1: f16, shape (1029, 2)
-// ROUNDING: result 2: f32, shape (1029, 6)
+// ROUNDING: result 2: f32, shape (1029, 10)
 
 //--- rounding.mlir
-func.func @rounding(%x: !coopvec.vec<4, f32>) -> (!coopvec.vec<2, f32>, !coopvec.vec<2, f16>, !coopvec.vec<6, f32>) {
+func.func @rounding(%x: !coopvec.vec<4, f32>) -> (!coopvec.vec<2, f32>, !coopvec.vec<2, f16>, !coopvec.vec<10, f32>) {
   %c32 = arith.constant 32.0 : f32
-  %q4 = arith.constant 0.25 : f32
+  %quarter = arith.constant 0.25 : f32
   %zero = arith.constant 0.0 : f32
   %k300 = arith.constant 300.0 : f32
   %min = arith.constant -2147483648 : i32
@@ -139,7 +140,7 @@ func.func @rounding(%x: !coopvec.vec<4, f32>) -> (!coopvec.vec<2, f32>, !coopvec
   %s = arith.mulf %e#0, %c32 : f32
   %si = arith.fptosi %s : f32 to i32
   %sf = arith.sitofp %si : i32 to f32
-  %h = arith.mulf %sf, %q4 : f32
+  %h = arith.mulf %sf, %quarter : f32
   %t = math.trunc %h : f32
   %t2 = math.trunc %e#1 : f32
   %hh = arith.truncf %h : f32 to f16
@@ -158,6 +159,8 @@ func.func @rounding(%x: !coopvec.vec<4, f32>) -> (!coopvec.vec<2, f32>, !coopvec
   %q1 = arith.ceildivsi %a, %d : i32
   %q2 = arith.ceildivui %a, %d : i32
   %q3 = arith.floordivsi %a, %d : i32
+  %q4 = arith.remsi %min, %d : i32
+  %q5 = arith.divsi %min, %d : i32
   %h1 = arith.shrsi %q1, %s16 : i32
   %l1 = arith.andi %q1, %lo : i32
   %h2 = arith.shrsi %q2, %s16 : i32
@@ -170,8 +173,16 @@ func.func @rounding(%x: !coopvec.vec<4, f32>) -> (!coopvec.vec<2, f32>, !coopvec
   %g2 = arith.sitofp %l2 : i32 to f32
   %f3 = arith.sitofp %h3 : i32 to f32
   %g3 = arith.sitofp %l3 : i32 to f32
-  %r2 = "coopvec.from_elements"(%f1, %g1, %f2, %g2, %f3, %g3) : (f32, f32, f32, f32, f32, f32) -> !coopvec.vec<6, f32>
-  return %r0, %r1, %r2 : !coopvec.vec<2, f32>, !coopvec.vec<2, f16>, !coopvec.vec<6, f32>
+  %h4 = arith.shrsi %q4, %s16 : i32
+  %l4 = arith.andi %q4, %lo : i32
+  %h5 = arith.shrsi %q5, %s16 : i32
+  %l5 = arith.andi %q5, %lo : i32
+  %f4 = arith.sitofp %h4 : i32 to f32
+  %g4 = arith.sitofp %l4 : i32 to f32
+  %f5 = arith.sitofp %h5 : i32 to f32
+  %g5 = arith.sitofp %l5 : i32 to f32
+  %r2 = "coopvec.from_elements"(%f1, %g1, %f2, %g2, %f3, %g3, %f4, %g4, %f5, %g5) : (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) -> !coopvec.vec<10, f32>
+  return %r0, %r1, %r2 : !coopvec.vec<2, f32>, !coopvec.vec<2, f16>, !coopvec.vec<10, f32>
 }
 
 //--- trans32.mlir

@@ -37,8 +37,8 @@
 // The GPU lowerings refuse both stores, at their places.
 // RUN: not coopvec-opt %t/ustore.mlir --coopvec-lower-to-nvvm --emit=ptx -o %t/ustore.ptx 2>&1 | FileCheck %s --check-prefix=REFUSED
 // RUN: not coopvec-opt %t/ustore.mlir --coopvec-lower-to-spirv --emit=spirv -o %t/ustore.spv 2>&1 | FileCheck %s --check-prefix=REFUSED
-// REFUSED: ustore.mlir:[[# @LINE + 54]]:5: error: 'coopvec.store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
-// REFUSED: ustore.mlir:[[# @LINE + 57]]:5: error: 'coopvec.masked_store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
+// REFUSED: ustore.mlir:[[# @LINE + 45]]:5: error: 'coopvec.store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
+// REFUSED: ustore.mlir:[[# @LINE + 48]]:5: error: 'coopvec.masked_store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
 
 // masked_load / masked_store at per-thread offsets: both GPU lowerings fail
 // on the run-time bounds check of a masked access (vector.step and an
@@ -66,15 +66,6 @@
 // MATH-NEXT: result 1: max abs error 0, {{.*}}: PASS
 // MATH-NEXT: result 2: max abs error 0, {{.*}}: PASS
 // MATH-NEXT: {{^PASS$}}
-
-// remsi of INT_MIN by divisors other than -1, 0, 1 (Vulkan: the sign of
-// the remainder is lost), beside ceildivsi, ceildivui and floordivsi
-// (which test/Integration/CPU/math-ops.mlir runs on every target). The JIT's --print equals the interpreter's.
-// RUN: coopvec-run %t/intgaps.mlir --entry=intgaps --batch=1029 --random --seed=511 --print > %t/int-jit.txt
-// RUN: coopvec-run %t/intgaps.mlir --entry=intgaps --batch=1029 --random --seed=511 --reference --print > %t/int-ref.txt
-// RUN: diff %t/int-jit.txt %t/int-ref.txt
-// RUN: FileCheck %s --check-prefix=INT < %t/int-jit.txt
-// INT: result 0: f32, shape (1029, 10)
 
 //--- ustore.mlir
 func.func @ustore(%tid: !coopvec.vec<1, f32>, %x: !coopvec.vec<4, f32>, %g: memref<?xf32>, %out: memref<8xf32>) -> !coopvec.vec<4, f32> {
@@ -219,50 +210,4 @@ func.func @mathgaps(%x: !coopvec.vec<4, f32>) -> (!coopvec.vec<8, f32>, !coopvec
   %f16 = math.fma %a16, %m16, %b16 : f16
   %r2 = "coopvec.from_elements"(%f16, %m16) : (f16, f16) -> !coopvec.vec<2, f16>
   return %r0, %r1, %r2 : !coopvec.vec<8, f32>, !coopvec.vec<6, f32>, !coopvec.vec<2, f16>
-}
-
-//--- intgaps.mlir
-// ceildivsi, ceildivui, floordivsi of the bits of x2 (or INT_MIN where
-// x1 > 0) by -299..299 (by zero, INT_MIN / -1), and remsi / divsi of
-// INT_MIN by the same divisors; each i32 result as a signed high and an
-// unsigned low half, exact in f32.
-func.func @intgaps(%x: !coopvec.vec<4, f32>) -> !coopvec.vec<10, f32> {
-  %zero = arith.constant 0.0 : f32
-  %k300 = arith.constant 300.0 : f32
-  %min = arith.constant -2147483648 : i32
-  %lo = arith.constant 65535 : i32
-  %s16 = arith.constant 16 : i32
-  %e:4 = "coopvec.unpack"(%x) : (!coopvec.vec<4, f32>) -> (f32, f32, f32, f32)
-  %df = arith.mulf %e#0, %k300 : f32
-  %d = arith.fptosi %df : f32 to i32
-  %pos = arith.cmpf ogt, %e#1, %zero : f32
-  %bits = arith.bitcast %e#2 : f32 to i32
-  %a = arith.select %pos, %min, %bits : i32
-  %q1 = arith.ceildivsi %a, %d : i32
-  %q2 = arith.ceildivui %a, %d : i32
-  %q3 = arith.floordivsi %a, %d : i32
-  %q4 = arith.remsi %min, %d : i32
-  %q5 = arith.divsi %min, %d : i32
-  %h1 = arith.shrsi %q1, %s16 : i32
-  %l1 = arith.andi %q1, %lo : i32
-  %h2 = arith.shrsi %q2, %s16 : i32
-  %l2 = arith.andi %q2, %lo : i32
-  %h3 = arith.shrsi %q3, %s16 : i32
-  %l3 = arith.andi %q3, %lo : i32
-  %h4 = arith.shrsi %q4, %s16 : i32
-  %l4 = arith.andi %q4, %lo : i32
-  %h5 = arith.shrsi %q5, %s16 : i32
-  %l5 = arith.andi %q5, %lo : i32
-  %f1 = arith.sitofp %h1 : i32 to f32
-  %g1 = arith.sitofp %l1 : i32 to f32
-  %f2 = arith.sitofp %h2 : i32 to f32
-  %g2 = arith.sitofp %l2 : i32 to f32
-  %f3 = arith.sitofp %h3 : i32 to f32
-  %g3 = arith.sitofp %l3 : i32 to f32
-  %f4 = arith.sitofp %h4 : i32 to f32
-  %g4 = arith.sitofp %l4 : i32 to f32
-  %f5 = arith.sitofp %h5 : i32 to f32
-  %g5 = arith.sitofp %l5 : i32 to f32
-  %y = "coopvec.from_elements"(%f1, %g1, %f2, %g2, %f3, %g3, %f4, %g4, %f5, %g5) : (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) -> !coopvec.vec<10, f32>
-  return %y : !coopvec.vec<10, f32>
 }
