@@ -65,15 +65,16 @@ static MlirWalkResult collectExpanded(MlirOperation op, void *userData) {
 }
 
 static MlirValue expandTrunc(CoopvecBuilder *b, MlirValue x) {
-  MlirValue magnitude = coopvecBuildUnaryOp(
-      b, "math.floor", coopvecBuildUnaryOp(b, "math.absf", x));
+  MlirValue absolute = coopvecBuildUnaryOp(b, "math.absf", x);
+  MlirValue magnitude = coopvecBuildUnaryOp(b, "math.floor", absolute);
   return coopvecBuildBinaryOp(b, "math.copysign", magnitude, x);
 }
 
 /// i1 `c` as 0 or 1 of `type`.
 static MlirValue asOne(CoopvecBuilder *b, MlirValue c, MlirType type) {
-  return coopvecBuildSelect(b, c, coopvecBuildIntConstantLike(b, type, 1),
-                            coopvecBuildIntConstantLike(b, type, 0));
+  MlirValue one = coopvecBuildIntConstantLike(b, type, 1);
+  MlirValue zero = coopvecBuildIntConstantLike(b, type, 0);
+  return coopvecBuildSelect(b, c, one, zero);
 }
 
 /// ceildivsi / floordivsi / ceildivui / remsi of (a, b) from the
@@ -84,28 +85,31 @@ static MlirValue expandDivision(CoopvecBuilder *b, const char *name,
   bool isUnsigned = strcmp(name, "arith.ceildivui") == 0;
   MlirValue q =
       coopvecBuildBinaryOp(b, isUnsigned ? "arith.divui" : "arith.divsi", a, d);
-  MlirValue r = coopvecBuildBinaryOp(
-      b, "arith.subi", a, coopvecBuildBinaryOp(b, "arith.muli", q, d));
+  MlirValue qd = coopvecBuildBinaryOp(b, "arith.muli", q, d);
+  MlirValue r = coopvecBuildBinaryOp(b, "arith.subi", a, qd);
   if (strcmp(name, "arith.remsi") == 0)
     return r;
   MlirValue zero = coopvecBuildIntConstantLike(b, type, 0);
   MlirValue inexact = coopvecBuildCmpI(b, COOPVEC_CMPI_NE, r, zero);
-  if (isUnsigned)
-    return coopvecBuildBinaryOp(b, "arith.addi", q, asOne(b, inexact, type));
+  if (isUnsigned) {
+    MlirValue one = asOne(b, inexact, type);
+    return coopvecBuildBinaryOp(b, "arith.addi", q, one);
+  }
   MlirValue rNegative = coopvecBuildCmpI(b, COOPVEC_CMPI_SLT, r, zero);
   MlirValue dNegative = coopvecBuildCmpI(b, COOPVEC_CMPI_SLT, d, zero);
   bool ceil = strcmp(name, "arith.ceildivsi") == 0;
   // The exact quotient is positive where r and d have the same sign.
   MlirValue positive =
       coopvecBuildCmpI(b, COOPVEC_CMPI_EQ, rNegative, dNegative);
-  MlirValue adjust = coopvecBuildBinaryOp(
-      b, "arith.andi", inexact,
-      ceil ? positive
-           : coopvecBuildBinaryOp(b, "arith.xori", positive,
-                                  coopvecBuildIntConstantLike(
-                                      b, mlirValueGetType(positive), 1)));
-  return coopvecBuildBinaryOp(b, ceil ? "arith.addi" : "arith.subi", q,
-                              asOne(b, adjust, type));
+  MlirValue wanted = positive;
+  if (!ceil) {
+    MlirValue yes =
+        coopvecBuildIntConstantLike(b, mlirValueGetType(positive), 1);
+    wanted = coopvecBuildBinaryOp(b, "arith.xori", positive, yes);
+  }
+  MlirValue adjust = coopvecBuildBinaryOp(b, "arith.andi", inexact, wanted);
+  MlirValue one = asOne(b, adjust, type);
+  return coopvecBuildBinaryOp(b, ceil ? "arith.addi" : "arith.subi", q, one);
 }
 
 static void expandOp(MlirOperation op) {

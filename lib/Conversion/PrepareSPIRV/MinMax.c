@@ -65,8 +65,8 @@ static MlirValue expand(CoopvecBuilder *b, MlirValue x, MlirValue y,
   MlirValue both = coopvecBuildBinaryOp(b, maximum ? "arith.andi" : "arith.ori",
                                         xBits, yBits);
   MlirValue equal = coopvecBuildCmpF(b, COOPVEC_CMPF_OEQ, x, y);
-  r = coopvecBuildSelect(b, equal,
-                         coopvecBuildCast1(b, "arith.bitcast", both, type), r);
+  MlirValue bothF = coopvecBuildCast1(b, "arith.bitcast", both, type);
+  r = coopvecBuildSelect(b, equal, bothF, r);
   MlirValue yNaN = coopvecBuildCmpF(b, COOPVEC_CMPF_UNO, y, y);
   r = coopvecBuildSelect(b, yNaN, y, r);
   MlirValue xNaN = coopvecBuildCmpF(b, COOPVEC_CMPF_UNO, x, x);

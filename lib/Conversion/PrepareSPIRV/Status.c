@@ -71,8 +71,9 @@ static MlirValue privateVariable(CoopvecBuilder *b, MlirType i64,
   MlirType type =
       mlirMemRefTypeGet(i64, 1, &one, mlirAttributeGetNull(), function);
   MlirValue variable = coopvecBuildAlloca(b, type, 8);
-  coopvecBuildMemrefStore(b, coopvecBuildIntConstant(b, i64, initial), variable,
-                          coopvecBuildIndexConstant(b, 0));
+  MlirValue value = coopvecBuildIntConstant(b, i64, initial);
+  MlirValue zero = coopvecBuildIndexConstant(b, 0);
+  coopvecBuildMemrefStore(b, value, variable, zero);
   return variable;
 }
 
@@ -81,8 +82,8 @@ static void accumulate(CoopvecBuilder *b, const char *combine,
                        MlirValue variable, MlirValue value) {
   MlirValue zero = coopvecBuildIndexConstant(b, 0);
   MlirValue old = coopvecBuildMemrefLoad(b, variable, zero);
-  coopvecBuildMemrefStore(b, coopvecBuildBinaryOp(b, combine, old, value),
-                          variable, zero);
+  MlirValue combined = coopvecBuildBinaryOp(b, combine, old, value);
+  coopvecBuildMemrefStore(b, combined, variable, zero);
 }
 
 /// Replaces a report's atomic by its private accumulation.

@@ -167,8 +167,8 @@ module attributes {gpu.container_module} {
 // CHECK-LABEL: gpu.func @report(
 // CHECK-SAME:      %[[N:.*]]: index, %[[G:.*]]: memref<?xi32>, %[[S:.*]]: memref<?xi64>)
 // CHECK-NEXT:      %[[COUNT:.*]] = memref.alloca() {alignment = 8 : i64} : memref<1xi64, #spirv.storage_class<Function>>
-// CHECK-NEXT:      %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:      %[[Z:.*]] = arith.constant 0 : i64
+// CHECK-NEXT:      %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:      memref.store %[[Z]], %[[COUNT]][%[[C0]]]
 // CHECK-NEXT:      %[[FIRST:.*]] = memref.alloca() {alignment = 8 : i64} : memref<1xi64, #spirv.storage_class<Function>>
 // CHECK:           %[[MAX:.*]] = arith.constant 9223372036854775807 : i64
