@@ -28,6 +28,8 @@
 //     conversion leaves the results of a loop that never runs undefined);
 //   - math.trunc, arith.ceildivsi / ceildivui / floordivsi, which the
 //     conversions have no pattern for, expanded (Expand.c);
+//   - f16 math.fma in f32, rounded to odd, then to f16 (F16Fma.c:
+//     lavapipe's GLSL Fma is not fused, and in f16 that is far off);
 //   - the status atomics of run-time bounds reports gathered per thread
 //     and added once at the kernel's end (Status.c: lavapipe runs loops
 //     that hold 64-bit atomics wrong);
@@ -404,6 +406,7 @@ static bool prepareKernel(MlirOperation kernel, const Target *target) {
   coopvecLowerIndexSwitches(kernel);
   coopvecGuardZeroTripLoops(kernel);
   coopvecExpandForSPIRV(kernel);
+  coopvecExpandF16Fma(kernel);
   OpList list = {NULL, 0, 0};
   mlirOperationWalk(kernel, collectOp, &list, MlirWalkPreOrder);
   bool ok = true, multiplies = false;

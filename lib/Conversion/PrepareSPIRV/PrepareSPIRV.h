@@ -41,6 +41,10 @@ void coopvecGuardZeroTripLoops(MlirOperation kernel);
 /// `math.trunc`, `arith.ceildivsi`, `arith.ceildivui`, `arith.floordivsi`.
 void coopvecExpandForSPIRV(MlirOperation kernel);
 
+/// Computes every f16 `math.fma` of `kernel` in f32, rounded to odd and
+/// then to f16 (F16Fma.c): exact, whether the driver fuses GLSL Fma or not.
+void coopvecExpandF16Fma(MlirOperation kernel);
+
 /// Expands every `arith.maximumf` / `minimumf` of `kernel` into compares
 /// and selects (MinMax.c): GLSL's FMax / FMin leave the sign of a zero
 /// result to the driver.

@@ -461,10 +461,9 @@ func.func @while32(%x: !coopvec.vec<8, f32>, %w: memref<?xf32>) -> (!coopvec.vec
 }
 
 //--- while16.mlir
-// f16: m = x1 * 3 + 6 by arith.mulf and addf (rounded to f16 after each),
-// not math.fma: lavapipe's GLSL Fma is not fused, and in f16 that changes
-// which integer some m truncate to (test/tools/coopvec-run/
-// per-thread-gpu-gaps.mlir).
+// f16: m = fma(x1, 3, 6), rounded once (on Vulkan, coopvec-prepare-spirv
+// computes f16 fmas in f32, whether the driver fuses GLSL Fma or not:
+// lavapipe's unfused f16 Fma changed which integer some m truncate to).
 func.func @while16(%x: !coopvec.vec<8, f16>, %w: memref<?xf16>) -> (!coopvec.vec<8, f16>, !coopvec.vec<2, f16>) {
   %c64 = arith.constant 64 : index
   %one = arith.constant 1.0 : f16
@@ -481,8 +480,7 @@ func.func @while16(%x: !coopvec.vec<8, f16>, %w: memref<?xf16>) -> (!coopvec.vec
   %p = arith.addf %e#0, %one : f16
   %q = arith.mulf %p, %twenty : f16
   %n = arith.fptosi %q : f16 to i32
-  %m1 = arith.mulf %e#1, %three : f16
-  %m0 = arith.addf %m1, %six : f16
+  %m0 = math.fma %e#1, %three, %six : f16
   %m = arith.fptosi %m0 : f16 to i32
   %r:3 = scf.while (%h = %x, %k = %i0, %s = %zero) : (!coopvec.vec<8, f16>, i32, f16) -> (!coopvec.vec<8, f16>, i32, f16) {
     %more = arith.cmpi slt, %k, %n : i32

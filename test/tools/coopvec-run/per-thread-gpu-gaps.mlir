@@ -55,12 +55,12 @@
 // LOCAL:      result 0: max abs error 0, {{.*}}: PASS
 // LOCAL-NEXT: {{^PASS$}}
 
-// f16 fma (Vulkan: half precision GLSL Fma, which lavapipe does not
-// fuse); trunc, floor, ceil, round, absf, copysign, sqrt and remf lower on
-// both (coopvec-prepare-spirv expands trunc, coopvec-prepare-nvvm the
-// others, exact remf from coopvec-expand-math; all but trunc and sqrt are
-// in CPU/math-exact.mlir). All exact: compared with no tolerance (NaN
-// matches NaN).
+// trunc, floor, ceil, round, absf, copysign, sqrt, remf and f16 fma: they
+// lower on both (coopvec-prepare-spirv expands trunc and computes f16 fmas
+// in f32, rounded once; coopvec-prepare-nvvm the others, exact remf from
+// coopvec-expand-math; all but trunc, sqrt and fma are in
+// CPU/math-exact.mlir). All exact: compared with no tolerance (NaN matches
+// NaN).
 // RUN: coopvec-run %t/mathgaps.mlir --entry=mathgaps --batch=1029 --random --seed=510 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=MATH
 // MATH:      result 0: max abs error 0, {{.*}}: PASS
 // MATH-NEXT: result 1: max abs error 0, {{.*}}: PASS
