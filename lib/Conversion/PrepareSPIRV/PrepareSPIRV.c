@@ -23,6 +23,8 @@
 //   - subgroup reductions without `uniform`, which would make them
 //     OpGroupFAdd (capability Groups, not in Vulkan) instead of
 //     OpGroupNonUniformFAdd;
+//   - local arrays: atomics on them as load, combine, store, and arrays of
+//     index as arrays of i32 (LocalArrays.c);
 //   - scf.index_switch as a chain of scf.if (IndexSwitch.c);
 //   - scf.for with results guarded by `lb < ub` (ZeroTripLoops.c: the
 //     conversion leaves the results of a loop that never runs undefined);
@@ -74,6 +76,7 @@ typedef struct PrepareOptions {
   char shapes[COOPVEC_OPTION_STRING_MAX];
   bool signedZeroInfNanPreserve;
   bool denormPreserve;
+  int64_t indexBitwidth;
 } PrepareOptions;
 
 enum { MAX_SHAPES = 16 };
@@ -142,6 +145,11 @@ static bool parseShapes(const char *text, Target *target,
 static bool checkOptions(const PrepareOptions *options, Target *target,
                          CoopvecBuffer *message) {
   int64_t s = options->subgroupSize;
+  if (options->indexBitwidth != 32 && options->indexBitwidth != 64) {
+    coopvecBufferAppendf(message, "index-bitwidth=%lld must be 32 or 64",
+                         (long long)options->indexBitwidth);
+    return false;
+  }
   if (s < 1 || s > 128 || (s & (s - 1)) != 0) {
     coopvecBufferAppendf(message,
                          "subgroup-size=%lld must be a power of two from 1 "
@@ -403,6 +411,9 @@ static bool prepareKernel(MlirOperation kernel, const Target *target) {
   if (!checkArguments(kernel) || !addEntryPointABI(kernel))
     return false;
   coopvecGatherStatusReports(kernel);
+  if (!coopvecPrepareLocalArrays(
+          kernel, (unsigned)target->options->indexBitwidth, passName))
+    return false;
   coopvecLowerIndexSwitches(kernel);
   coopvecGuardZeroTripLoops(kernel);
   coopvecExpandForSPIRV(kernel);
@@ -497,6 +508,11 @@ static const CoopvecPassOption prepareOptions[] = {
      offsetof(PrepareOptions, denormPreserve), "true",
      "the target has the DenormPreserve float controls "
      "(SPV_KHR_float_controls), which coopvec-finish-spirv asks for"},
+    {"index-bitwidth", CoopvecOptionInt,
+     offsetof(PrepareOptions, indexBitwidth), "32",
+     "the index width of the SPIR-V conversion that follows (32, or 64 "
+     "with convert-gpu-to-spirv{use-64bit-index=true}): local arrays of "
+     "index hold integers of this width"},
 };
 
 static MlirDialectHandle (*const prepareDependentDialects[])(void) = {

@@ -27,6 +27,13 @@
 /// cannot scalarize.
 bool coopvecScalarizeVectors(MlirOperation kernel, const char *passName);
 
+/// Makes the local arrays (`memref.alloca`) of `kernel` convertible
+/// (LocalArrays.c): an atomic on one becomes load, combine, store (the
+/// array is private), and an array of `index` holds integers of
+/// `indexBitwidth` bits. Returns false after emitting an error.
+bool coopvecPrepareLocalArrays(MlirOperation kernel, unsigned indexBitwidth,
+                               const char *passName);
+
 /// Replaces every `scf.index_switch` of `kernel` by a chain of `scf.if`
 /// (IndexSwitch.c), which MLIR's SCF-to-SPIR-V patterns convert.
 void coopvecLowerIndexSwitches(MlirOperation kernel);

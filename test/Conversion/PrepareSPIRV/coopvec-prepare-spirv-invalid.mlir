@@ -2,6 +2,8 @@
 // RUN: not coopvec-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv{subgroup-size=12}))' 2>&1 | FileCheck %s --check-prefix=SUBGROUP
 // RUN: not coopvec-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv{cooperative-matrix-shapes=16x16}))' 2>&1 | FileCheck %s --check-prefix=SHAPES
 // SUBGROUP: error: subgroup-size=12 must be a power of two from 1 to 128 (in coopvec-prepare-spirv)
+// RUN: not coopvec-opt %s --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv{index-bitwidth=16}))' 2>&1 | FileCheck %s --check-prefix=INDEX
+// INDEX: error: index-bitwidth=16 must be 32 or 64 (in coopvec-prepare-spirv)
 // SHAPES: error: cooperative-matrix-shapes=16x16 is not a comma list of MxNxK shapes (at most 16, sides 1 to 256) (in coopvec-prepare-spirv)
 
 // A gpu.module for another target.
@@ -57,9 +59,9 @@ gpu.module @m {
   gpu.func @k(%m: memref<?xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
     %c0 = arith.constant 0 : index
     %v = arith.constant 1.0 : f32
-    %p = memref.alloca() : memref<4xf32>
+    %p = memref.alloc() : memref<4xf32, 3>
     // expected-error@+1 {{'memref.atomic_rmw' op works on a memref that is not an f32 or f16 rank-1 argument of the kernel; coopvec-prepare-spirv lowers float atomics on kernel arguments only}}
-    %r = memref.atomic_rmw addf %v, %p[%c0] : (f32, memref<4xf32>) -> f32
+    %r = memref.atomic_rmw addf %v, %p[%c0] : (f32, memref<4xf32, 3>) -> f32
     gpu.return
   }
 }

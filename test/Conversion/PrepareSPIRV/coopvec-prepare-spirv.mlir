@@ -1,5 +1,6 @@
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv))' %s | FileCheck %s
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv{subgroup-size=8 atomic-float=true cooperative-matrix=true cooperative-matrix-shapes=16x16x16,16x8x16 signed-zero-inf-nan-preserve=false denorm-preserve=false}))' %s | FileCheck %s --check-prefix=OPTS
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv{index-bitwidth=64}))' %s | FileCheck %s --check-prefix=INDEX64
 
 // The target environment goes on the gpu.module (its `targets` and the
 // `spirv.target_env` attribute convert-gpu-to-spirv reads), every kernel
@@ -530,6 +531,45 @@ module attributes {gpu.container_module} {
       %t = gpu.thread_id x
       memref.store %r, %o[%t] : memref<?xf16>
       memref.store %f, %of[%t] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// Local arrays: an atomic on one (private memory) becomes load, combine,
+// store, its result the loaded value; an array of index holds i32 (the
+// SPIR-V conversion's index width; i64 with index-bitwidth=64), with
+// index_cast at its loads and stores.
+// CHECK-LABEL: gpu.func @local(
+// CHECK-SAME:      %[[V:.*]]: f32, %[[N:.*]]: index, %[[O:.*]]: memref<?xf32>)
+// CHECK:           %[[F:.*]] = memref.alloca() : memref<4xf32, #spirv.storage_class<Function>>
+// CHECK-NEXT:      %[[X:.*]] = memref.alloca() : memref<2xi32, #spirv.storage_class<Function>>
+// CHECK-NEXT:      %[[OLD:.*]] = memref.load %[[F]][%[[C1:.*]]] : memref<4xf32, #spirv.storage_class<Function>>
+// CHECK-NEXT:      %[[SUM:.*]] = arith.addf %[[OLD]], %[[V]] : f32
+// CHECK-NEXT:      memref.store %[[SUM]], %[[F]][%[[C1]]]
+// CHECK:           %[[NI:.*]] = arith.index_cast %[[N]] : index to i32
+// CHECK-NEXT:      memref.store %[[NI]], %[[X]][%[[C1]]] : memref<2xi32, #spirv.storage_class<Function>>
+// CHECK-NEXT:      %[[L:.*]] = memref.load %[[X]][%[[C1]]] : memref<2xi32, #spirv.storage_class<Function>>
+// CHECK-NEXT:      %[[LI:.*]] = arith.index_cast %[[L]] : i32 to index
+// CHECK-NEXT:      memref.store %[[OLD]], %[[O]][%[[LI]]] : memref<?xf32>
+// CHECK-NOT:       memref.atomic_rmw
+// OPTS-LABEL: gpu.func @local(
+// OPTS:            memref.alloca() : memref<2xi32, #spirv.storage_class<Function>>
+// INDEX64-LABEL: gpu.func @local(
+// INDEX64:         memref.alloca() : memref<2xi64, #spirv.storage_class<Function>>
+// INDEX64:         arith.index_cast %{{.*}} : index to i64
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels {
+    gpu.func @local(%v: f32, %n: index, %o: memref<?xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %c1 = arith.constant 1 : index
+      %f = memref.alloca() : memref<4xf32>
+      %x = memref.alloca() : memref<2xindex>
+      %old = memref.atomic_rmw addf %v, %f[%c1] : (f32, memref<4xf32>) -> f32
+      memref.store %n, %x[%c1] : memref<2xindex>
+      %l = memref.load %x[%c1] : memref<2xindex>
+      memref.store %old, %o[%l] : memref<?xf32>
       gpu.return
     }
   }

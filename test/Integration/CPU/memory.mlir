@@ -19,8 +19,7 @@
 // file of -1 written by Inputs/npy.sh, as are the thread numbers (%tid).
 //
 // Kept elsewhere because a GPU lowering cannot take them yet (see
-// test/tools/coopvec-run/per-thread-gpu-gaps.mlir): atomics on local
-// arrays (SPIR-V), local arrays of index (SPIR-V), masked_load /
+// test/tools/coopvec-run/per-thread-gpu-gaps.mlir): masked_load /
 // masked_store at per-thread offsets (NVVM, SPIR-V).
 
 // RUN: split-file %s %t
@@ -160,6 +159,23 @@
 // RUN: coopvec-run %t/local.mlir --entry=local --batch=4099 --random --seed=212 --print > %t/local-jit.txt
 // RUN: coopvec-run %t/local.mlir --entry=local --batch=4099 --random --seed=212 --reference --print > %t/local-ref.txt
 // RUN: diff %t/local-jit.txt %t/local-ref.txt
+
+// Local arrays the SPIR-V conversion refuses as they are (coopvec-prepare-
+// spirv rewrites them, docs/passes.md): atomic_rmw on one (addi; addf,
+// maximumf, minimumf on a 2-D f32 array; addi, maxs, mins, maxu on i32),
+// and arrays of index (negative values too), filled in loops of
+// per-thread trip count. Exact: --check without tolerance, and the
+// --print of every target equals the interpreter's.
+// RUN: coopvec-run %t/local-atomics.mlir --entry=local_gaps --batch=1029 --random --seed=220 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=LOCAL-ATOMICS
+// RUN: coopvec-run %t/local-atomics.mlir --entry=local_atomics --batch=1029 --random --seed=221 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=LOCAL-ATOMICS
+// LOCAL-ATOMICS:      result 0: max abs error 0, {{.*}}: PASS
+// LOCAL-ATOMICS:      {{^PASS$}}
+// RUN: coopvec-run %t/local-atomics.mlir --entry=local_atomics --batch=1029 --random --seed=221 --print > %t/local-atomics-jit.txt
+// RUN: coopvec-run %t/local-atomics.mlir --entry=local_atomics --batch=1029 --random --seed=221 --reference --print > %t/local-atomics-ref.txt
+// RUN: diff %t/local-atomics-jit.txt %t/local-atomics-ref.txt
+// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/local-atomics.mlir --entry=local_atomics --batch=1029 --random --seed=221 --print > %t/local-atomics-vk.txt %}
+// RUN: %if vulkan && !coopvec-run-target %{ diff %t/local-atomics-vk.txt %t/local-atomics-ref.txt %}
+// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/local-atomics.mlir --entry=local_gaps --batch=1029 --random --seed=220 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=LOCAL-ATOMICS %}
 
 // The spatial hash. In f16 at the offset 4 h + 2, no thread of 33 hashes
 // to the last cell; of 4099, thread 75 is the first, and 98 do.
@@ -394,6 +410,113 @@ func.func @atomic_floats(%tid: !coopvec.vec<1, f32>, %x: !coopvec.vec<2, f32>, %
   %d = arith.subf %o2, %sum : f32
   %y = "coopvec.from_elements"(%o1, %o2, %o3, %d) : (f32, f32, f32, f32) -> !coopvec.vec<4, f32>
   return %y : !coopvec.vec<4, f32>
+}
+
+//--- local-atomics.mlir
+// A local array of index; memref.atomic_rmw on a local array (private:
+// the old values are the thread's own); and a local-array histogram filled
+// in an scf.for of per-thread trip count n = 0..40 (n from x0).
+func.func @local_gaps(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<4, f32> {
+  %c1 = arith.constant 1 : index
+  %i0 = arith.constant 0 : i32
+  %i1 = arith.constant 1 : i32
+  %i15 = arith.constant 15 : i32
+  %k = arith.constant 20.5 : f32
+  %one = arith.constant 1.0 : f32
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %p = arith.addf %e#0, %one : f32
+  %q = arith.mulf %p, %k : f32
+  %n = arith.fptosi %q : f32 to i32
+  %seed = arith.bitcast %e#1 : f32 to i32
+  %hist = memref.alloca() : memref<16xi32>
+  %olds = scf.for %i = %i0 to %n step %i1 iter_args(%acc = %i0) -> i32 : i32 {
+    %a = arith.addi %i, %seed : i32
+    %bin = arith.andi %a, %i15 : i32
+    %j = arith.index_cast %bin : i32 to index
+    %old = memref.atomic_rmw addi %i1, %hist[%j] : (i32, memref<16xi32>) -> i32
+    %v = memref.load %hist[%j] : memref<16xi32>
+    %s = arith.addi %old, %v : i32
+    %acc1 = arith.addi %acc, %s : i32
+    scf.yield %acc1 : i32
+  }
+  %ai = memref.alloca() : memref<2xindex>
+  %nx = arith.index_cast %n : i32 to index
+  memref.store %nx, %ai[%c1] : memref<2xindex>
+  %ri = memref.load %ai[%c1] : memref<2xindex>
+  %ri32 = arith.index_cast %ri : index to i32
+  %o0 = arith.sitofp %olds : i32 to f32
+  %o1 = arith.sitofp %ri32 : i32 to f32
+  %y = "coopvec.from_elements"(%o0, %o1, %e#0, %e#1) : (f32, f32, f32, f32) -> !coopvec.vec<4, f32>
+  return %y : !coopvec.vec<4, f32>
+}
+
+// Per-thread trip count n = 0..21; atomics of every kind the dialect has
+// on a 2-D f32 and an i32 local array (their old values feed the loop's
+// sums), an index array holding a running sum and minimum (negative).
+func.func @local_atomics(%x: !coopvec.vec<4, f32>) -> (!coopvec.vec<8, f32>, !coopvec.vec<6, f32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %i3 = arith.constant 3 : i32
+  %k = arith.constant 10.5 : f32
+  %big = arith.constant 100000.0 : f32
+  %one = arith.constant 1.0 : f32
+  %e:4 = "coopvec.unpack"(%x) : (!coopvec.vec<4, f32>) -> (f32, f32, f32, f32)
+  %p = arith.addf %e#0, %one : f32
+  %q = arith.mulf %p, %k : f32
+  %n = arith.fptosi %q : f32 to i32
+  %ub = arith.index_cast %n : i32 to index
+  %fa = memref.alloca() : memref<2x4xf32>
+  %ia = memref.alloca() : memref<4xi32>
+  %xa = memref.alloca() : memref<3xindex>
+  %r:2 = scf.for %i = %c0 to %ub step %c1 iter_args(%s = %e#1, %u = %e#2) -> (f32, f32) {
+    %j = arith.remui %i, %c4 : index
+    %ii = arith.index_cast %i : index to i32
+    %t = arith.mulf %s, %e#3 : f32
+    %o1 = memref.atomic_rmw addf %t, %fa[%c0, %j] : (f32, memref<2x4xf32>) -> f32
+    %o2 = memref.atomic_rmw maximumf %t, %fa[%c1, %j] : (f32, memref<2x4xf32>) -> f32
+    %o3 = memref.atomic_rmw minimumf %u, %fa[%c1, %c3] : (f32, memref<2x4xf32>) -> f32
+    %v = arith.fptosi %t : f32 to i32
+    %vb = arith.subi %v, %ii : i32
+    %p1 = memref.atomic_rmw addi %vb, %ia[%c0] : (i32, memref<4xi32>) -> i32
+    %p2 = memref.atomic_rmw maxs %vb, %ia[%c1] : (i32, memref<4xi32>) -> i32
+    %p3 = memref.atomic_rmw mins %vb, %ia[%j] : (i32, memref<4xi32>) -> i32
+    %p4 = memref.atomic_rmw maxu %vb, %ia[%c3] : (i32, memref<4xi32>) -> i32
+    %xi = arith.index_cast %vb : i32 to index
+    %q0 = memref.load %xa[%c0] : memref<3xindex>
+    %q1 = arith.addi %q0, %xi : index
+    memref.store %q1, %xa[%c0] : memref<3xindex>
+    %q2 = memref.load %xa[%c1] : memref<3xindex>
+    %q3 = arith.minsi %q2, %xi : index
+    memref.store %q3, %xa[%c1] : memref<3xindex>
+    %s1 = arith.addf %s, %o2 : f32
+    %u1 = arith.addf %o1, %o3 : f32
+    %pf = arith.sitofp %p1 : i32 to f32
+    %s2 = arith.addf %s1, %pf : f32
+    %qi = arith.index_cast %q2 : index to i32
+    %qf = arith.sitofp %qi : i32 to f32
+    %u2 = arith.addf %u1, %qf : f32
+    scf.yield %s2, %u2 : f32, f32
+  }
+  %l0 = memref.load %fa[%c0, %c1] : memref<2x4xf32>
+  %l1 = memref.load %fa[%c1, %c1] : memref<2x4xf32>
+  %l2 = memref.load %fa[%c1, %c3] : memref<2x4xf32>
+  %m0 = memref.load %ia[%c0] : memref<4xi32>
+  %m1 = memref.load %ia[%c1] : memref<4xi32>
+  %m2 = memref.load %ia[%c3] : memref<4xi32>
+  %m0f = arith.sitofp %m0 : i32 to f32
+  %m1f = arith.sitofp %m1 : i32 to f32
+  %m2f = arith.uitofp %m2 : i32 to f32
+  %x0 = memref.load %xa[%c0] : memref<3xindex>
+  %x1 = memref.load %xa[%c1] : memref<3xindex>
+  %x0i = arith.index_cast %x0 : index to i32
+  %x1i = arith.index_cast %x1 : index to i32
+  %x0f = arith.sitofp %x0i : i32 to f32
+  %x1f = arith.sitofp %x1i : i32 to f32
+  %y0 = "coopvec.from_elements"(%r#0, %r#1, %l0, %l1, %l2, %m0f, %m1f, %m2f) : (f32, f32, f32, f32, f32, f32, f32, f32) -> !coopvec.vec<8, f32>
+  %y1 = "coopvec.from_elements"(%x0f, %x1f, %e#0, %e#1, %e#2, %e#3) : (f32, f32, f32, f32, f32, f32) -> !coopvec.vec<6, f32>
+  return %y0, %y1 : !coopvec.vec<8, f32>, !coopvec.vec<6, f32>
 }
 
 //--- atomic-minmax.mlir

@@ -37,8 +37,8 @@
 // The GPU lowerings refuse both stores, at their places.
 // RUN: not coopvec-opt %t/ustore.mlir --coopvec-lower-to-nvvm --emit=ptx -o %t/ustore.ptx 2>&1 | FileCheck %s --check-prefix=REFUSED
 // RUN: not coopvec-opt %t/ustore.mlir --coopvec-lower-to-spirv --emit=spirv -o %t/ustore.spv 2>&1 | FileCheck %s --check-prefix=REFUSED
-// REFUSED: ustore.mlir:[[# @LINE + 45]]:5: error: 'coopvec.store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
-// REFUSED: ustore.mlir:[[# @LINE + 48]]:5: error: 'coopvec.masked_store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
+// REFUSED: ustore.mlir:[[# @LINE + 39]]:5: error: 'coopvec.store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
+// REFUSED: ustore.mlir:[[# @LINE + 42]]:5: error: 'coopvec.masked_store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
 
 // masked_load / masked_store at per-thread offsets: both GPU lowerings fail
 // on the run-time bounds check of a masked access (vector.step and an
@@ -48,12 +48,6 @@
 // MASKED:      result 0: max abs error {{.*}}: PASS
 // MASKED-NEXT: argument 3 (written): max abs error {{.*}}: PASS
 // MASKED-NEXT: {{^PASS$}}
-
-// Local arrays: of index, and atomic_rmw on one (SPIR-V: "failed to
-// legalize"), filled in a loop of per-thread trip count.
-// RUN: coopvec-run %t/local-gaps.mlir --entry=local_gaps --batch=1029 --random --seed=509 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=LOCAL
-// LOCAL:      result 0: max abs error 0, {{.*}}: PASS
-// LOCAL-NEXT: {{^PASS$}}
 
 // trunc, floor, ceil, round, absf, copysign, sqrt, remf and f16 fma: they
 // lower on both (coopvec-prepare-spirv expands trunc and computes f16 fmas
@@ -119,44 +113,6 @@ func.func @masked(%tid: !coopvec.vec<1, f32>, %x: !coopvec.vec<4, f32>, %w: memr
     scf.yield %y : !coopvec.vec<4, f32>
   }
   return %r : !coopvec.vec<4, f32>
-}
-
-//--- local-gaps.mlir
-// A local array of index; memref.atomic_rmw on a local array (private:
-// the old values are the thread's own); and a local-array histogram filled
-// in an scf.for of per-thread trip count n = 0..40 (n from x0).
-func.func @local_gaps(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<4, f32> {
-  %c1 = arith.constant 1 : index
-  %i0 = arith.constant 0 : i32
-  %i1 = arith.constant 1 : i32
-  %i15 = arith.constant 15 : i32
-  %k = arith.constant 20.5 : f32
-  %one = arith.constant 1.0 : f32
-  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
-  %p = arith.addf %e#0, %one : f32
-  %q = arith.mulf %p, %k : f32
-  %n = arith.fptosi %q : f32 to i32
-  %seed = arith.bitcast %e#1 : f32 to i32
-  %hist = memref.alloca() : memref<16xi32>
-  %olds = scf.for %i = %i0 to %n step %i1 iter_args(%acc = %i0) -> i32 : i32 {
-    %a = arith.addi %i, %seed : i32
-    %bin = arith.andi %a, %i15 : i32
-    %j = arith.index_cast %bin : i32 to index
-    %old = memref.atomic_rmw addi %i1, %hist[%j] : (i32, memref<16xi32>) -> i32
-    %v = memref.load %hist[%j] : memref<16xi32>
-    %s = arith.addi %old, %v : i32
-    %acc1 = arith.addi %acc, %s : i32
-    scf.yield %acc1 : i32
-  }
-  %ai = memref.alloca() : memref<2xindex>
-  %nx = arith.index_cast %n : i32 to index
-  memref.store %nx, %ai[%c1] : memref<2xindex>
-  %ri = memref.load %ai[%c1] : memref<2xindex>
-  %ri32 = arith.index_cast %ri : index to i32
-  %o0 = arith.sitofp %olds : i32 to f32
-  %o1 = arith.sitofp %ri32 : i32 to f32
-  %y = "coopvec.from_elements"(%o0, %o1, %e#0, %e#1) : (f32, f32, f32, f32) -> !coopvec.vec<4, f32>
-  return %y : !coopvec.vec<4, f32>
 }
 
 //--- mathgaps.mlir
