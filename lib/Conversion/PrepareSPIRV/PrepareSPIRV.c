@@ -527,7 +527,8 @@ const CoopvecPassDef coopvecPrepareSPIRVPassDef = {
     .name = "CoopvecPrepareSPIRV",
     .description = "Give a gpu.module its Vulkan target environment and make "
                    "its kernels convertible by convert-gpu-to-spirv (entry "
-                   "point ABI, vectors split, private arrays, float atomics)",
+                   "point ABI, vectors split, private arrays, float atomics, "
+                   "ops the conversions refuse or get wrong expanded)",
     .anchor = "gpu.module",
     .options = prepareOptions,
     .numOptions = sizeof(prepareOptions) / sizeof(prepareOptions[0]),
