@@ -17,9 +17,10 @@
 // [-8, 8) (halves and negatives included), of x itself and of x 2^30
 // (integers already); absf, copysign with a -0 or negative sign source.
 //
-// Kept in test/tools/coopvec-run/per-thread-gpu-gaps.mlir: math.trunc
-// (SPIR-V), f16 math.fma (lavapipe) and math.sqrt (checked there without
-// tolerance; Vulkan's GLSL Sqrt need not be correctly rounded).
+// math.trunc and f16 math.fma: math-ops.mlir. Kept in
+// test/tools/coopvec-run/per-thread-gpu-gaps.mlir: math.sqrt (checked
+// there without tolerance; Vulkan's GLSL Sqrt need not be correctly
+// rounded).
 //
 // RUN: coopvec-run %s --entry=remf32 --batch=4099 --random --seed=601 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=REMF32
 // RUN: coopvec-run %s --entry=remf32 --batch=33 --random --seed=602 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=REMF32
