@@ -100,8 +100,9 @@ static MlirOperation buildChain(CoopvecBuilder *b, MlirOperation op, intptr_t i,
     return branch.op;
   }
   MlirOperation rest = buildChain(&branch.otherwise, op, i + 1, types);
+  intptr_t capacity = 0;
   MlirValue *values = coopvecGrowArray(
-      NULL, &(intptr_t){0}, numResults ? numResults : 1, sizeof(MlirValue));
+      NULL, &capacity, numResults ? numResults : 1, sizeof(MlirValue));
   for (intptr_t r = 0; r < numResults; ++r)
     values[r] = mlirOperationGetResult(rest, r);
   coopvecBuild0(&branch.otherwise, "scf.yield", numResults, values, 0, NULL);

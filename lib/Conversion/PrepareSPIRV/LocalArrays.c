@@ -38,8 +38,23 @@ static void append(OpList *list, MlirOperation op) {
   list->ops[list->count++] = op;
 }
 
+/// Whether a memref type is private: no memory space, 0, or Function
+/// storage (where coopvec-prepare-spirv moves local arrays).
+static bool isPrivate(MlirType type) {
+  MlirAttribute space = mlirMemRefTypeGetMemorySpace(type);
+  if (mlirAttributeIsNull(space))
+    return true;
+  if (mlirAttributeIsAInteger(space))
+    return mlirIntegerAttrGetValueInt(space) == 0;
+  MlirAttribute function = mlirAttributeParseGet(
+      mlirAttributeGetContext(space),
+      mlirStringRefCreateFromCString("#spirv.storage_class<Function>"));
+  return mlirAttributeEqual(space, function);
+}
+
 static MlirWalkResult collectAlloca(MlirOperation op, void *userData) {
-  if (coopvecOpIsNamed(op, "memref.alloca"))
+  if (coopvecOpIsNamed(op, "memref.alloca") &&
+      isPrivate(mlirValueGetType(mlirOperationGetResult(op, 0))))
     append(userData, op);
   return MlirWalkResultAdvance;
 }

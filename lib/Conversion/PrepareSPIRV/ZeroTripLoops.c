@@ -72,10 +72,11 @@ static MlirWalkResult collectLoop(MlirOperation op, void *userData) {
 /// Moves `loop` into the then-branch of `scf.if (lb < ub)`, whose else
 /// branch yields the loop's initial values.
 static void guardLoop(MlirOperation loop) {
-  intptr_t n = mlirOperationGetNumResults(loop), capacity = 0;
+  intptr_t n = mlirOperationGetNumResults(loop);
+  intptr_t valuesCapacity = 0, typesCapacity = 0;
   MlirValue *values =
-      coopvecGrowArray(NULL, &capacity, 2 * n, sizeof(MlirValue));
-  MlirType *types = coopvecGrowArray(NULL, &(intptr_t){0}, n, sizeof(MlirType));
+      coopvecGrowArray(NULL, &valuesCapacity, 2 * n, sizeof(MlirValue));
+  MlirType *types = coopvecGrowArray(NULL, &typesCapacity, n, sizeof(MlirType));
   for (intptr_t i = 0; i < n; ++i) {
     values[i] = mlirOperationGetResult(loop, i);
     values[n + i] = mlirOperationGetOperand(loop, 3 + i); // iter_args inits
