@@ -193,6 +193,17 @@
 // HASH-OUT:      coopvec-run: error: @hashgrid16: 98 accesses outside their buffer at run time (reads gave 0, writes were dropped); the first: thread 75 at [[LOC:[^ ]+hashgrid16.mlir:[0-9]+:[0-9]+]] ('coopvec.load')
 // HASH-OUT-NEXT: coopvec-run: error: reference interpreter: [[LOC]]: error: 'coopvec.load' op 98 accesses outside their buffer (reads gave 0, writes were dropped); the first: thread 75, elements [254, 258) of a buffer of 256 elements
 
+
+// masked_load / masked_store at per-thread offsets inside branches: the
+// run-time bounds check of a masked access uses the first and the last
+// set element of the mask.
+// RUN: bash %S/Inputs/npy.sh ids 1029 %t/ids1029.npy
+// RUN: coopvec-run %t/masked.mlir --entry=masked --batch=33 --arg=%t/ids33.npy --random --memref-size=2:132 --memref-size=3:132 --seed=506 --check | FileCheck %s --check-prefix=MASKED
+// RUN: coopvec-run %t/masked.mlir --entry=masked --batch=1029 --arg=%t/ids1029.npy --random --memref-size=2:4116 --memref-size=3:4116 --seed=507 --check | FileCheck %s --check-prefix=MASKED
+// MASKED:      result 0: max abs error {{.*}}: PASS
+// MASKED-NEXT: argument 3 (written): max abs error {{.*}}: PASS
+// MASKED-NEXT: {{^PASS$}}
+
 //--- gather.mlir
 // Gathers at per-thread indices, in range: an f32 table of 64 and an f16
 // table of 64 at indices from x0, x1 (0..63 each, and a neighbour of each),
@@ -763,4 +774,33 @@ func.func @hashgrid16(%x: !coopvec.vec<4, f16>, %w: memref<?xf16>, %feat: memref
   %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf16>) -> !coopvec.matrix<3, 4, f16, "row_major">
   %y = "coopvec.matvec"(%A, %v) : (!coopvec.matrix<3, 4, f16, "row_major">, !coopvec.vec<4, f16>) -> !coopvec.vec<3, f16>
   return %y : !coopvec.vec<3, f16>
+}
+
+//--- masked.mlir
+// masked_load / masked_store at the per-thread offset 4 t (odd threads
+// store A x, even ones load from %w and store their sum with x; the masked
+// lanes 1 of 4 are neither read nor written).
+func.func @masked(%tid: !coopvec.vec<1, f32>, %x: !coopvec.vec<4, f32>, %w: memref<?xf32>, %out: memref<?xf32>) -> !coopvec.vec<4, f32> {
+  %c4 = arith.constant 4 : index
+  %i1 = arith.constant 1 : i32
+  %pad = arith.constant 0.5 : f32
+  %mask = arith.constant dense<[true, false, true, true]> : vector<4xi1>
+  %id = "coopvec.unpack"(%tid) : (!coopvec.vec<1, f32>) -> f32
+  %n = arith.fptosi %id : f32 to i32
+  %ni = arith.index_cast %n : i32 to index
+  %off = arith.muli %ni, %c4 : index
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<4, 4, f32, "row_major">
+  %bit = arith.andi %n, %i1 : i32
+  %odd = arith.cmpi eq, %bit, %i1 : i32
+  %r = scf.if %odd -> !coopvec.vec<4, f32> {
+    %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<4, 4, f32, "row_major">, !coopvec.vec<4, f32>) -> !coopvec.vec<4, f32>
+    "coopvec.masked_store"(%y, %out, %off, %mask) : (!coopvec.vec<4, f32>, memref<?xf32>, index, vector<4xi1>) -> ()
+    scf.yield %y : !coopvec.vec<4, f32>
+  } else {
+    %v = "coopvec.masked_load"(%w, %off, %mask, %pad) : (memref<?xf32>, index, vector<4xi1>, f32) -> !coopvec.vec<4, f32>
+    %y = "coopvec.add"(%v, %x) : (!coopvec.vec<4, f32>, !coopvec.vec<4, f32>) -> !coopvec.vec<4, f32>
+    "coopvec.masked_store"(%y, %out, %off, %mask) : (!coopvec.vec<4, f32>, memref<?xf32>, index, vector<4xi1>) -> ()
+    scf.yield %y : !coopvec.vec<4, f32>
+  }
+  return %r : !coopvec.vec<4, f32>
 }

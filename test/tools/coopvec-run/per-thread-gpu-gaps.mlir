@@ -37,17 +37,8 @@
 // The GPU lowerings refuse both stores, at their places.
 // RUN: not coopvec-opt %t/ustore.mlir --coopvec-lower-to-nvvm --emit=ptx -o %t/ustore.ptx 2>&1 | FileCheck %s --check-prefix=REFUSED
 // RUN: not coopvec-opt %t/ustore.mlir --coopvec-lower-to-spirv --emit=spirv -o %t/ustore.spv 2>&1 | FileCheck %s --check-prefix=REFUSED
-// REFUSED: ustore.mlir:[[# @LINE + 44]]:5: error: 'coopvec.store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
-// REFUSED: ustore.mlir:[[# @LINE + 47]]:5: error: 'coopvec.masked_store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
-
-// masked_load / masked_store at per-thread offsets: both GPU lowerings fail
-// on the run-time bounds check of a masked access (vector.step and an
-// index vector constant that neither SPIR-V nor NVVM converts).
-// RUN: coopvec-run %t/masked.mlir --entry=masked --batch=33 --arg=%t/ids33.npy --random --memref-size=2:132 --memref-size=3:132 --seed=506 --check | FileCheck %s --check-prefix=MASKED
-// RUN: coopvec-run %t/masked.mlir --entry=masked --batch=1029 --arg=%t/ids1029.npy --random --memref-size=2:4116 --memref-size=3:4116 --seed=507 --check | FileCheck %s --check-prefix=MASKED
-// MASKED:      result 0: max abs error {{.*}}: PASS
-// MASKED-NEXT: argument 3 (written): max abs error {{.*}}: PASS
-// MASKED-NEXT: {{^PASS$}}
+// REFUSED: ustore.mlir:[[# @LINE + 35]]:5: error: 'coopvec.store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
+// REFUSED: ustore.mlir:[[# @LINE + 38]]:5: error: 'coopvec.masked_store' op stores at an offset that is the same in every thread, inside control flow that threads take differently; convert-coopvec-to-gpu cannot order the threads of a whole grid to let the highest-numbered one that stores win (store at a per-thread offset, or outside the control flow)
 
 // trunc, floor, ceil, round, absf, copysign, sqrt, remf and f16 fma: they
 // lower on both GPU targets and pass on lavapipe (coopvec-prepare-spirv
@@ -88,35 +79,6 @@ func.func @ustore(%tid: !coopvec.vec<1, f32>, %x: !coopvec.vec<4, f32>, %g: memr
     "coopvec.masked_store"(%t, %out, %c4, %mask) : (!coopvec.vec<4, f32>, memref<8xf32>, index, vector<4xi1>) -> ()
   }
   return %x : !coopvec.vec<4, f32>
-}
-
-//--- masked.mlir
-// masked_load / masked_store at the per-thread offset 4 t (odd threads
-// store A x, even ones load from %w and store their sum with x; the masked
-// lanes 1 of 4 are neither read nor written).
-func.func @masked(%tid: !coopvec.vec<1, f32>, %x: !coopvec.vec<4, f32>, %w: memref<?xf32>, %out: memref<?xf32>) -> !coopvec.vec<4, f32> {
-  %c4 = arith.constant 4 : index
-  %i1 = arith.constant 1 : i32
-  %pad = arith.constant 0.5 : f32
-  %mask = arith.constant dense<[true, false, true, true]> : vector<4xi1>
-  %id = "coopvec.unpack"(%tid) : (!coopvec.vec<1, f32>) -> f32
-  %n = arith.fptosi %id : f32 to i32
-  %ni = arith.index_cast %n : i32 to index
-  %off = arith.muli %ni, %c4 : index
-  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<4, 4, f32, "row_major">
-  %bit = arith.andi %n, %i1 : i32
-  %odd = arith.cmpi eq, %bit, %i1 : i32
-  %r = scf.if %odd -> !coopvec.vec<4, f32> {
-    %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<4, 4, f32, "row_major">, !coopvec.vec<4, f32>) -> !coopvec.vec<4, f32>
-    "coopvec.masked_store"(%y, %out, %off, %mask) : (!coopvec.vec<4, f32>, memref<?xf32>, index, vector<4xi1>) -> ()
-    scf.yield %y : !coopvec.vec<4, f32>
-  } else {
-    %v = "coopvec.masked_load"(%w, %off, %mask, %pad) : (memref<?xf32>, index, vector<4xi1>, f32) -> !coopvec.vec<4, f32>
-    %y = "coopvec.add"(%v, %x) : (!coopvec.vec<4, f32>, !coopvec.vec<4, f32>) -> !coopvec.vec<4, f32>
-    "coopvec.masked_store"(%y, %out, %off, %mask) : (!coopvec.vec<4, f32>, memref<?xf32>, index, vector<4xi1>) -> ()
-    scf.yield %y : !coopvec.vec<4, f32>
-  }
-  return %r : !coopvec.vec<4, f32>
 }
 
 //--- mathgaps.mlir
