@@ -17,6 +17,7 @@
 #include "coopvec-c/Dialect.h"
 #include "coopvec-c/Support.h"
 
+#include "Dialect/Constants.h"
 #include "Dialect/ElementTypes.h"
 #include "Dialect/OpRules.h"
 #include "Dialect/OpTable.h"
@@ -33,21 +34,6 @@ typedef struct ElementRange {
   bool known;
   int64_t first, end;
 } ElementRange;
-
-/// The value of an integer `arith.constant`.
-static bool constantIndex(MlirValue value, int64_t *result) {
-  if (!mlirValueIsAOpResult(value))
-    return false;
-  MlirOperation def = mlirOpResultGetOwner(value);
-  if (!coopvecOpIsNamed(def, "arith.constant"))
-    return false;
-  MlirAttribute attr = mlirOperationGetAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
-  if (mlirAttributeIsNull(attr) || !mlirAttributeIsAInteger(attr))
-    return false;
-  *result = mlirIntegerAttrGetValueInt(attr);
-  return true;
-}
 
 /// How many leading elements a transfer may touch: all N, or up to the last
 /// set bit of a constant mask.
@@ -78,7 +64,8 @@ bool coopvecCheckConstantAccess(MlirOperation op, intptr_t bufferOperand,
                                 intptr_t offsetOperand, intptr_t maskOperand,
                                 MlirType vec) {
   int64_t offset;
-  if (!constantIndex(mlirOperationGetOperand(op, offsetOperand), &offset))
+  if (!coopvecIntegerConstant(mlirOperationGetOperand(op, offsetOperand),
+                              &offset))
     return true;
   if (offset < 0) {
     coopvecEmitOpError(op, "offset %lld is negative", (long long)offset);
@@ -125,7 +112,7 @@ static ElementRange viewRange(MlirOperation view) {
 static ElementRange transferRange(MlirValue offset, MlirType vec) {
   ElementRange range = {false, 0, 0};
   int64_t count = coopvecVecTypeGetSize(vec);
-  range.known = constantIndex(offset, &range.first);
+  range.known = coopvecIntegerConstant(offset, &range.first);
   // Saturate: hostile constants must not overflow.
   range.end = range.first > INT64_MAX - count ? INT64_MAX : range.first + count;
   return range;

@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/PerThread/PerThread.h"
+#include "Dialect/Constants.h"
 
 #include "Dialect/Verifier.h"
 #include "Support/Alloc.h"
@@ -224,19 +225,6 @@ static MlirValue *lowerBody(CoopvecPerThread *p, MlirBlock block,
   return values;
 }
 
-/// Integer constant `value`'s value, when it is one.
-static bool constantInt(MlirValue value, int64_t *out) {
-  if (!mlirValueIsAOpResult(value) ||
-      !coopvecOpIsNamed(mlirOpResultGetOwner(value), "arith.constant"))
-    return false;
-  MlirAttribute attr = mlirOperationGetAttributeByName(
-      mlirOpResultGetOwner(value), mlirStringRefCreateFromCString("value"));
-  if (!mlirAttributeIsAInteger(attr))
-    return false;
-  *out = mlirIntegerAttrGetValueInt(attr);
-  return true;
-}
-
 /// ceil((ub - lb) / step) iterations when ub > lb and step > 0, else 0,
 /// without overflow: ub - lb as unsigned is the exact span (scalars or
 /// varying values alike).
@@ -321,7 +309,7 @@ static bool plainBranches(CoopvecPerThread *p, MlirOperation op) {
 /// own `iv < ub` test is exact.
 static bool countsDirectly(MlirValue step) {
   int64_t value;
-  return constantInt(step, &value) && value == 1;
+  return coopvecIntegerConstant(step, &value) && value == 1;
 }
 
 static bool plainFor(CoopvecPerThread *p, MlirOperation op) {

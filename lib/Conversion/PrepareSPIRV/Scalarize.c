@@ -26,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/PrepareSPIRV/PrepareSPIRV.h"
+#include "Dialect/Constants.h"
 
 #include "Dialect/Verifier.h"
 #include "IR/UpstreamBuilders.h"
@@ -185,15 +186,8 @@ static MlirValue addIndex(CoopvecBuilder *b, MlirValue base, int64_t offset) {
 
 /// `value` if it is an i1 constant: 0 or 1; else -1.
 static int constantBit(MlirValue value) {
-  if (!mlirValueIsAOpResult(value))
-    return -1;
-  MlirOperation def = mlirOpResultGetOwner(value);
-  if (!coopvecOpIsNamed(def, "arith.constant"))
-    return -1;
-  MlirAttribute attr = attributeOf(def, "value");
-  if (mlirAttributeIsNull(attr) || !mlirAttributeIsAInteger(attr))
-    return -1;
-  return mlirIntegerAttrGetValueInt(attr) != 0;
+  int64_t bit;
+  return coopvecIntegerConstant(value, &bit) ? bit != 0 : -1;
 }
 
 /// `scf.if %condition -> (type) { then } else { yield elseValue }`, where

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/PrepareSPIRV/PrepareSPIRV.h"
+#include "Dialect/Constants.h"
 
 #include "Dialect/Verifier.h"
 #include "IR/UpstreamBuilders.h"
@@ -35,27 +36,13 @@ typedef struct Loops {
   intptr_t count, capacity;
 } Loops;
 
-/// Whether `value` is an integer arith.constant; its value in `*out`.
-static bool constantInt(MlirValue value, int64_t *out) {
-  if (!mlirValueIsAOpResult(value))
-    return false;
-  MlirOperation def = mlirOpResultGetOwner(value);
-  if (!coopvecOpIsNamed(def, "arith.constant"))
-    return false;
-  MlirAttribute attr = mlirOperationGetAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
-  if (!mlirAttributeIsAInteger(attr))
-    return false;
-  *out = mlirIntegerAttrGetValueInt(attr);
-  return true;
-}
-
 /// Whether `loop` may run zero times: its bounds are not constants with
 /// lb < ub (the loops of a matvec, of zeroing a local array, ...).
 static bool mayNotRun(MlirOperation loop) {
   int64_t lb, ub;
-  return !constantInt(mlirOperationGetOperand(loop, 0), &lb) ||
-         !constantInt(mlirOperationGetOperand(loop, 1), &ub) || lb >= ub;
+  return !coopvecIntegerConstant(mlirOperationGetOperand(loop, 0), &lb) ||
+         !coopvecIntegerConstant(mlirOperationGetOperand(loop, 1), &ub) ||
+         lb >= ub;
 }
 
 static MlirWalkResult collectLoop(MlirOperation op, void *userData) {
