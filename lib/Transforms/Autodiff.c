@@ -32,6 +32,8 @@
 #include <mlir-c/BuiltinTypes.h>
 #include <mlir-c/Dialect/Arith.h>
 #include <mlir-c/Dialect/Func.h>
+#include <mlir-c/Dialect/Math.h>
+#include <mlir-c/Dialect/MemRef.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -48,10 +50,13 @@ static const CoopvecPassOption autodiffOptions[] = {
      "each @NAME gets @NAME_grad"},
 };
 
-/// The gradient code builds `arith.constant`s.
+/// The gradient code builds `arith.constant`s, math ops (the derivatives
+/// of scalar math) and `memref.atomic_rmw` (the scatter-add of a gather).
 static MlirDialectHandle (*const autodiffDependentDialects[])(void) = {
     mlirGetDialectHandle__arith__,
     mlirGetDialectHandle__func__,
+    mlirGetDialectHandle__math__,
+    mlirGetDialectHandle__memref__,
 };
 
 //===----------------------------------------------------------------------===//
@@ -270,8 +275,6 @@ static void seedResults(CoopvecAutodiff *ad, intptr_t firstDY) {
       continue; // a constant result: its dY has no effect
     if (mlirTypeIsAVector(type))
       dy = coopvecBuildFromVector(&ad->b, dy);
-    else if (mlirTypeIsAFloat(type))
-      dy = coopvecBuildFromElements(&ad->b, 1, &dy);
     coopvecADAccumulate(ad, result, dy);
   }
 }
@@ -337,13 +340,20 @@ static bool hasUsedResult(MlirOperation op) {
   return false;
 }
 
-/// Pure ops: coopvec ops without writes, and arith ops.
+static bool hasPrefix(MlirStringRef name, const char *prefix) {
+  size_t length = strlen(prefix);
+  return name.length > length && strncmp(name.data, prefix, length) == 0;
+}
+
+/// Pure ops: coopvec ops without writes, arith and math ops, and the
+/// recomputed gathers (memref.load).
 static bool isPure(MlirOperation op) {
   const CoopvecOpInfo *info = coopvecLookupOp(op);
   if (info)
     return coopvecOpIsPure(info);
   MlirStringRef name = mlirIdentifierStr(mlirOperationGetName(op));
-  return name.length > 6 && strncmp(name.data, "arith.", 6) == 0;
+  return hasPrefix(name, "arith.") || hasPrefix(name, "math.") ||
+         coopvecOpIsNamed(op, "memref.load");
 }
 
 /// The recomputed forward values the gradient does not need (the outputs

@@ -10,11 +10,13 @@
 //   AutodiffAdjoints.c  the value table and adjoint accumulation
 //   AutodiffRules.c     the reverse rule of each op
 //
-// Adjoints are kept as vecs: a vec's adjoint has its type, a builtin
-// vector's (from to_vector) is the vec of the same shape, and a per-thread
-// scalar's (from unpack) is a vec<1, T>. Per-thread data then only ever
-// meets coopvec ops, which every target lowers (a target treats non-coopvec
-// ops as uniform).
+//   AutodiffScalarRules.c  the reverse rules of scalar arith / math
+//
+// A vec's adjoint has its type, a builtin vector's (from to_vector) is the
+// vec of the same shape, and a per-thread scalar's (an element of unpack,
+// a gathered table entry, scalar arith / math) is a scalar of its type:
+// every target lowers scalar arith / math on per-thread values
+// (docs/dialect.md, "Per-thread programs").
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,5 +115,20 @@ bool coopvecADCloneForward(CoopvecAutodiff *ad);
 /// Applies the reverse rule of `op` (an op of @NAME whose results have
 /// adjoints). Returns false after emitting an error at `op`.
 bool coopvecADBackward(CoopvecAutodiff *ad, MlirOperation op);
+
+//===----------------------------------------------------------------------===//
+// AutodiffScalarRules.c
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` is a scalar arith / math op with a float result that has a
+/// reverse rule.
+bool coopvecADHasScalarRule(MlirOperation op);
+/// Whether `op` is math.floor / ceil / round / trunc: its float result is
+/// piecewise constant (derivative zero), never varied.
+bool coopvecADIsPiecewiseConstant(MlirOperation op);
+/// Applies the reverse rule of the scalar op `op`, whose result has the
+/// adjoint `dy`.
+bool coopvecADBackwardScalar(CoopvecAutodiff *ad, MlirOperation op,
+                             MlirValue dy);
 
 #endif // COOPVEC_LIB_TRANSFORMS_AUTODIFF_H

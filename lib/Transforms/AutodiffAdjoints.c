@@ -128,15 +128,47 @@ static MlirValue sumElements(CoopvecAutodiff *ad, MlirValue g) {
   return g;
 }
 
-/// Whether the adjoint of `target` is a vec<1> standing for a scalar.
+/// Whether the adjoint of `target` is a per-thread scalar (an element of
+/// `unpack`, or the result of scalar arith / math): then it is a scalar of
+/// the element type, accumulated with arith ops.
 static bool isScalarTarget(MlirValue target) {
   MlirType type = mlirValueGetType(target);
   return mlirTypeIsAFloat(type);
 }
 
-/// `g` in the shape of target's adjoint.
+/// `g` in the shape of target's adjoint: a vec contribution to a scalar is
+/// the sum of its elements.
 static MlirValue shapeFor(CoopvecAutodiff *ad, MlirValue target, MlirValue g) {
-  return isScalarTarget(target) ? sumElements(ad, g) : g;
+  if (!isScalarTarget(target) || !coopvecTypeIsAVec(mlirValueGetType(g)))
+    return g;
+  MlirOperation sum = coopvecBuildUnpack(&ad->b, sumElements(ad, g));
+  return mlirOperationGetResult(sum, 0);
+}
+
+/// lhs + rhs, lhs - rhs, -x and lhs * rhs of vecs (coopvec ops) or of
+/// scalars (arith ops).
+static MlirValue add(CoopvecAutodiff *ad, MlirValue lhs, MlirValue rhs) {
+  return coopvecTypeIsAVec(mlirValueGetType(lhs))
+             ? coopvecBuildAdd(&ad->b, lhs, rhs)
+             : coopvecBuildBinaryOp(&ad->b, "arith.addf", lhs, rhs);
+}
+
+static MlirValue sub(CoopvecAutodiff *ad, MlirValue lhs, MlirValue rhs) {
+  return coopvecTypeIsAVec(mlirValueGetType(lhs))
+             ? coopvecBuildSub(&ad->b, lhs, rhs)
+             : coopvecBuildBinaryOp(&ad->b, "arith.subf", lhs, rhs);
+}
+
+static MlirValue neg(CoopvecAutodiff *ad, MlirValue x) {
+  return coopvecTypeIsAVec(mlirValueGetType(x))
+             ? coopvecBuildNeg(&ad->b, x)
+             : coopvecBuildUnaryOp(&ad->b, "arith.negf", x);
+}
+
+static MlirValue mul(CoopvecAutodiff *ad, MlirValue lhs, MlirValue rhs) {
+  return coopvecTypeIsAVec(mlirValueGetType(lhs))
+             ? coopvecBuildMul(&ad->b, lhs, rhs)
+             : coopvecBuildBinaryOp(&ad->b, "arith.mulf", lhs, rhs);
 }
 
 void coopvecADAccumulate(CoopvecAutodiff *ad, MlirValue target, MlirValue g) {
@@ -144,9 +176,8 @@ void coopvecADAccumulate(CoopvecAutodiff *ad, MlirValue target, MlirValue g) {
     return;
   g = shapeFor(ad, target, g);
   CoopvecADValue *entry = coopvecADEntry(ad, target);
-  entry->adjoint = mlirValueIsNull(entry->adjoint)
-                       ? g
-                       : coopvecBuildAdd(&ad->b, entry->adjoint, g);
+  entry->adjoint =
+      mlirValueIsNull(entry->adjoint) ? g : add(ad, entry->adjoint, g);
 }
 
 void coopvecADAccumulateNeg(CoopvecAutodiff *ad, MlirValue target,
@@ -155,9 +186,8 @@ void coopvecADAccumulateNeg(CoopvecAutodiff *ad, MlirValue target,
     return;
   g = shapeFor(ad, target, g);
   CoopvecADValue *entry = coopvecADEntry(ad, target);
-  entry->adjoint = mlirValueIsNull(entry->adjoint)
-                       ? coopvecBuildNeg(&ad->b, g)
-                       : coopvecBuildSub(&ad->b, entry->adjoint, g);
+  entry->adjoint =
+      mlirValueIsNull(entry->adjoint) ? neg(ad, g) : sub(ad, entry->adjoint, g);
 }
 
 void coopvecADAccumulateProduct(CoopvecAutodiff *ad, MlirValue target,
@@ -165,7 +195,7 @@ void coopvecADAccumulateProduct(CoopvecAutodiff *ad, MlirValue target,
   if (!coopvecADIsVaried(ad, target))
     return;
   if (isScalarTarget(target)) {
-    coopvecADAccumulate(ad, target, coopvecBuildMul(&ad->b, g, factor));
+    coopvecADAccumulate(ad, target, mul(ad, g, factor));
     return;
   }
   // One fma per contribution: adjoint = g * factor + adjoint.

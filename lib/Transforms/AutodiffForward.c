@@ -52,8 +52,7 @@ void coopvecADFindDifferentiatedMemrefs(MlirOperation func,
   for (MlirOperation op = mlirBlockGetFirstOperation(body);
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
     // A gather of floats (memref.load) reads weights too (a hash-grid
-    // table): their gradient is a scatter-add coopvec-autodiff does not
-    // make yet, so the load is refused rather than treated as a constant.
+    // table): their gradient is a scatter-add (memref.atomic_rmw addf).
     bool floatGather =
         coopvecOpIsNamed(op, "memref.load") &&
         mlirTypeIsAFloat(mlirValueGetType(mlirOperationGetResult(op, 0)));
@@ -128,6 +127,60 @@ static bool hasOnlyIntegerResults(MlirOperation op) {
   return true;
 }
 
+/// A gather of floats from a differentiated memref argument.
+static bool isGather(CoopvecAutodiff *ad, MlirOperation op) {
+  return coopvecOpIsNamed(op, "memref.load") &&
+         isDifferentiated(ad, mlirOperationGetOperand(op, 0)) &&
+         mlirTypeIsAFloat(mlirValueGetType(mlirOperationGetResult(op, 0)));
+}
+
+/// memref.store / atomic_rmw into a differentiated memref argument.
+static bool writesDifferentiated(CoopvecAutodiff *ad, MlirOperation op) {
+  if (coopvecOpIsNamed(op, "memref.store"))
+    return isDifferentiated(ad, mlirOperationGetOperand(op, 1));
+  if (coopvecOpIsNamed(op, "memref.atomic_rmw"))
+    return isDifferentiated(ad, mlirOperationGetOperand(op, 1));
+  return false;
+}
+
+/// Refuses a non-coopvec op (`info` null) that would lose a gradient.
+static bool checkOtherOp(CoopvecAutodiff *ad, MlirOperation op) {
+  if (writesDifferentiated(ad, op)) {
+    coopvecEmitOpError(op,
+                       "writes a buffer that @%.*s also reads differentiated "
+                       "values from; @%.*s_grad does not repeat the "
+                       "forward's writes, so it would read other values",
+                       (int)ad->name.length, ad->name.data,
+                       (int)ad->name.length, ad->name.data);
+    return false;
+  }
+  if (!anyOperandVaried(ad, op) || isGather(ad, op))
+    return true;
+  // An integer result (memref.dim of a weight buffer, fptosi or cmpf of an
+  // element: piecewise constant) carries no gradient, and neither do
+  // floor / ceil / round / trunc; the scalar arith / math ops have rules.
+  // A bitcast to an integer is not piecewise constant: refused.
+  // Any other use of a varied value would lose its gradient, and so would
+  // a write of one (memref.store into a buffer, an atomic): an op with no
+  // results is a side effect.
+  bool resultless = mlirOperationGetNumResults(op) == 0;
+  bool bitcast = coopvecOpIsNamed(op, "arith.bitcast");
+  if (!resultless && !bitcast &&
+      (hasOnlyIntegerResults(op) || coopvecADIsPiecewiseConstant(op) ||
+       coopvecADHasScalarRule(op)))
+    return true;
+  if (resultless || coopvecOpIsNamed(op, "memref.atomic_rmw"))
+    coopvecEmitOpError(op, "writes a value that depends on the "
+                           "differentiated inputs; its gradient would flow "
+                           "through memory, which coopvec-autodiff does not "
+                           "follow");
+  else
+    coopvecEmitOpError(op, "uses a value that depends on the differentiated "
+                           "inputs and has no reverse rule "
+                           "(docs/autodiff.md lists the ops that have one)");
+  return false;
+}
+
 /// Refuses what the rules cannot differentiate before it is cloned.
 static bool checkOp(CoopvecAutodiff *ad, MlirOperation op,
                     const CoopvecOpInfo *info) {
@@ -144,26 +197,15 @@ static bool checkOp(CoopvecAutodiff *ad, MlirOperation op,
   }
   if (isWrite(info))
     return checkWrite(ad, op);
-  // An integer result (memref.dim of a weight buffer, fptosi of an
-  // element: piecewise constant) carries no gradient; any other non-coopvec
-  // use of a varied value would lose its gradient, and so would a write of
-  // one (memref.store into a local array, an atomic): an op with no results
-  // is a side effect.
-  bool resultless = mlirOperationGetNumResults(op) == 0;
-  if (!info && anyOperandVaried(ad, op) &&
-      (resultless || !hasOnlyIntegerResults(op))) {
-    coopvecEmitOpError(op, "uses a value that depends on the differentiated "
-                           "inputs; only coopvec ops carry gradients");
-    return false;
-  }
-  return true;
+  return info || checkOtherOp(ad, op);
 }
 
 /// Whether the results of the forward op `op` are varied.
 static bool resultsVaried(CoopvecAutodiff *ad, MlirOperation op,
                           const CoopvecOpInfo *info) {
   if (!info)
-    return false;
+    return isGather(ad, op) ||
+           (coopvecADHasScalarRule(op) && anyOperandVaried(ad, op));
   switch (info->id) {
   case CoopvecOpMatrixView:
   case CoopvecOpLoad:

@@ -12,6 +12,7 @@
 
 #include "Dialect/OpTable.h"
 #include "Dialect/Verifier.h"
+#include "IR/UpstreamBuilders.h"
 
 #include "coopvec-c/Dialect.h"
 #include "coopvec-c/Support.h"
@@ -227,17 +228,12 @@ static void backwardArithmetic(CoopvecAutodiff *ad, MlirOperation op,
 // Construction and transfer
 //===----------------------------------------------------------------------===//
 
-/// from_elements: ē_i += ȳ_i (as a vec<1>).
+/// from_elements: ē_i += ȳ_i (a scalar).
 static void backwardFromElements(CoopvecAutodiff *ad, MlirOperation op,
                                  MlirValue dy) {
   MlirOperation parts = coopvecBuildUnpack(&ad->b, dy);
-  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
-    if (!coopvecADIsVaried(ad, operand(op, i)))
-      continue;
-    MlirValue element = mlirOperationGetResult(parts, i);
-    coopvecADAccumulate(ad, operand(op, i),
-                        coopvecBuildFromElements(&ad->b, 1, &element));
-  }
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
+    coopvecADAccumulate(ad, operand(op, i), mlirOperationGetResult(parts, i));
 }
 
 /// unpack: v̄ += (ē_0, ..., ē_N-1), zero where an element has no adjoint.
@@ -249,10 +245,8 @@ static void backwardUnpack(CoopvecAutodiff *ad, MlirOperation op) {
   MlirType element = elementOf(operand(op, 0));
   for (intptr_t i = 0; i < count; ++i) {
     MlirValue adjoint = coopvecADAdjoint(ad, mlirOperationGetResult(op, i));
-    elements[i] =
-        mlirValueIsNull(adjoint)
-            ? coopvecADConstant(ad, element, 0.0)
-            : mlirOperationGetResult(coopvecBuildUnpack(&ad->b, adjoint), 0);
+    elements[i] = mlirValueIsNull(adjoint) ? coopvecADConstant(ad, element, 0.0)
+                                           : adjoint;
   }
   coopvecADAccumulate(ad, operand(op, 0),
                       coopvecBuildFromElements(&ad->b, count, elements));
@@ -264,6 +258,26 @@ static void backwardUnpack(CoopvecAutodiff *ad, MlirOperation op) {
 static void backwardLoad(CoopvecAutodiff *ad, MlirOperation op, MlirValue dy) {
   MlirValue buffer = coopvecADEntry(ad, operand(op, 0))->gradient;
   coopvecBuildReduceSumAccumulate(&ad->b, dy, buffer, cloneOf(ad, op, 1));
+}
+
+/// A gather y = w[i] from a differentiated memref argument: the scatter-add
+/// `memref.atomic_rmw addf ȳ` into its gradient buffer at the same indices
+/// (threads that gather the same entry add atomically).
+static void backwardGather(CoopvecAutodiff *ad, MlirOperation op,
+                           MlirValue dy) {
+  intptr_t numOperands = mlirOperationGetNumOperands(op);
+  MlirValue *operands = malloc(sizeof(MlirValue) * (size_t)(numOperands + 1));
+  if (!operands)
+    abort();
+  operands[0] = dy;
+  operands[1] = coopvecADEntry(ad, operand(op, 0))->gradient;
+  for (intptr_t i = 1; i < numOperands; ++i)
+    operands[i + 1] = cloneOf(ad, op, i);
+  MlirNamedAttribute kind = coopvecNamedAttr(
+      ad->ctx, "kind", coopvecAtomicKindAttr(ad->ctx, COOPVEC_ATOMIC_ADDF));
+  coopvecBuild1(&ad->b, "memref.atomic_rmw", numOperands + 1, operands,
+                mlirValueGetType(dy), 1, &kind);
+  free(operands);
 }
 
 static bool refuseMaskedLoad(MlirOperation op) {
@@ -316,9 +330,15 @@ static bool backwardData(CoopvecAutodiff *ad, MlirOperation op, CoopvecOpId id,
 bool coopvecADBackward(CoopvecAutodiff *ad, MlirOperation op) {
   const CoopvecOpInfo *info = coopvecLookupOp(op);
   MlirValue dy = resultAdjoint(ad, op);
-  if (!info || mlirValueIsNull(dy))
+  if (mlirValueIsNull(dy))
     return true; // no gradient reaches the op
   ad->b.location = mlirOperationGetLocation(op);
+  if (!info && coopvecOpIsNamed(op, "memref.load")) {
+    backwardGather(ad, op, dy);
+    return true;
+  }
+  if (!info)
+    return coopvecADBackwardScalar(ad, op, dy);
   switch (info->id) {
   case CoopvecOpFromElements:
   case CoopvecOpSplat:

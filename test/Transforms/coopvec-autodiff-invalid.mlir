@@ -156,13 +156,26 @@ func.func @f_grad() {
 
 // -----
 
-// Non-coopvec ops carry no gradients: one that uses a value of the inputs
-// would lose it.
+// Non-coopvec ops without a reverse rule (docs/autodiff.md, "Scalar
+// rules") would lose the gradient of a value of the inputs.
 func.func @f(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<1, f32> {
   %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
-  // expected-error@+1 {{'arith.addf' op uses a value that depends on the differentiated inputs; only coopvec ops carry gradients}}
-  %s = arith.addf %e#0, %e#1 : f32
+  // expected-error@+1 {{'math.tan' op uses a value that depends on the differentiated inputs and has no reverse rule (docs/autodiff.md lists the ops that have one)}}
+  %s = math.tan %e#0 : f32
   %r = "coopvec.from_elements"(%s) : (f32) -> !coopvec.vec<1, f32>
+  return %r : !coopvec.vec<1, f32>
+}
+
+// -----
+
+// A bitcast to an integer is not piecewise constant (its bits change with
+// the value): refused rather than treated as an integer op.
+func.func @f(%x: !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32> {
+  %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f32>) -> (f32)
+  // expected-error@+1 {{'arith.bitcast' op uses a value that depends on the differentiated inputs and has no reverse rule}}
+  %i = arith.bitcast %e#0 : f32 to i32
+  %f = arith.bitcast %i : i32 to f32
+  %r = "coopvec.from_elements"(%f) : (f32) -> !coopvec.vec<1, f32>
   return %r : !coopvec.vec<1, f32>
 }
 
@@ -183,13 +196,41 @@ func.func @f(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coopvec.vec<2, f32
 // -----
 
 // General per-thread code (docs/dialect.md, "Per-thread programs") is
-// refused where its gradient would be lost: math on an element...
-func.func @f(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
-  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
-  // expected-error@+1 {{'math.sin' op uses a value that depends on the differentiated inputs; only coopvec ops carry gradients}}
-  %s = math.sin %e#0 : f32
-  %y = "coopvec.mul"(%x, %s) : (!coopvec.vec<2, f32>, f32) -> !coopvec.vec<2, f32>
-  return %y : !coopvec.vec<2, f32>
+// refused where its gradient would be lost: a store of a value of the
+// inputs into a buffer argument...
+func.func @f(%x: !coopvec.vec<1, f32>, %out: memref<?xf32>) -> !coopvec.vec<1, f32> {
+  %c0 = arith.constant 0 : index
+  %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f32>) -> (f32)
+  // expected-error@+1 {{'memref.store' op writes a value that depends on the differentiated inputs; its gradient would flow through memory, which coopvec-autodiff does not follow}}
+  memref.store %e#0, %out[%c0] : memref<?xf32>
+  return %x : !coopvec.vec<1, f32>
+}
+
+// -----
+
+// ... an atomic of a value of the inputs (only the scatter-add that
+// coopvec-autodiff makes itself is allowed in the gradient)...
+func.func @f(%x: !coopvec.vec<1, f32>, %out: memref<?xf32>) -> !coopvec.vec<1, f32> {
+  %c0 = arith.constant 0 : index
+  %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f32>) -> (f32)
+  // expected-error@+1 {{'memref.atomic_rmw' op writes a value that depends on the differentiated inputs; its gradient would flow through memory, which coopvec-autodiff does not follow}}
+  %old = memref.atomic_rmw addf %e#0, %out[%c0] : (f32, memref<?xf32>) -> f32
+  return %x : !coopvec.vec<1, f32>
+}
+
+// -----
+
+// ... a write (even of a constant) into a table that is gathered from
+// (@f_grad does not repeat the write, so it would gather other values)...
+func.func @f(%x: !coopvec.vec<1, f32>, %t: memref<?xf32>) -> !coopvec.vec<1, f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  %v = memref.load %t[%c1] : memref<?xf32>
+  // expected-error@+1 {{'memref.store' op writes a buffer that @f also reads differentiated values from; @f_grad does not repeat the forward's writes, so it would read other values}}
+  memref.store %one, %t[%c0] : memref<?xf32>
+  %y = "coopvec.mul"(%x, %v) : (!coopvec.vec<1, f32>, f32) -> !coopvec.vec<1, f32>
+  return %y : !coopvec.vec<1, f32>
 }
 
 // -----
@@ -200,24 +241,10 @@ func.func @f(%x: !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32> {
   %c0 = arith.constant 0 : index
   %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f32>) -> (f32)
   %a = memref.alloca() : memref<4xf32>
-  // expected-error@+1 {{'memref.store' op uses a value that depends on the differentiated inputs; only coopvec ops carry gradients}}
+  // expected-error@+1 {{'memref.store' op writes a value that depends on the differentiated inputs; its gradient would flow through memory, which coopvec-autodiff does not follow}}
   memref.store %e#0, %a[%c0] : memref<4xf32>
   %v = memref.load %a[%c0] : memref<4xf32>
   %y = "coopvec.from_elements"(%v) : (f32) -> !coopvec.vec<1, f32>
-  return %y : !coopvec.vec<1, f32>
-}
-
-// -----
-
-// ... a gather from a differentiated buffer (its adjoint would be a
-// scatter-add into the buffer's gradient)...
-func.func @f(%x: !coopvec.vec<1, f32>, %t: memref<?xf32>) -> !coopvec.vec<1, f32> {
-  %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f32>) -> (f32)
-  %i = arith.fptosi %e#0 : f32 to i32
-  %j = arith.index_cast %i : i32 to index
-  // expected-error@+1 {{'memref.load' op uses a value that depends on the differentiated inputs; only coopvec ops carry gradients}}
-  %v = memref.load %t[%j] : memref<?xf32>
-  %y = "coopvec.mul"(%x, %v) : (!coopvec.vec<1, f32>, f32) -> !coopvec.vec<1, f32>
   return %y : !coopvec.vec<1, f32>
 }
 

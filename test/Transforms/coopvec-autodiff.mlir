@@ -335,10 +335,10 @@ func.func @f(%x: !coopvec.vec<3, f32>) -> !coopvec.vec<3, f16> {
 
 // -----
 
-// A per-thread scalar (an element of an unpack) has a vec<1> adjoint: from
-// from_elements, element i of ȳ; from a scalar operand (mul) or a splat,
-// the sum of the elements, added pairwise (pad -0.0). unpack gathers the
-// elements' adjoints back into a vec.
+// A per-thread scalar (an element of an unpack) has a scalar adjoint of its
+// type: from from_elements, element i of ȳ; from a scalar operand (mul) or
+// a splat, the sum of the elements, added pairwise (pad -0.0) and unpacked.
+// unpack gathers the elements' adjoints back into a vec.
 // CHECK-LABEL: func.func @f_grad(
 // CHECK-SAME:      %[[V:[a-z0-9]+]]: !coopvec.vec<3 : i64, f32>, %[[DY:[a-z0-9]+]]: !coopvec.vec<3 : i64, f32>)
 // CHECK-NEXT:    %[[E:.*]]:3 = "coopvec.unpack"(%[[V]])
@@ -353,16 +353,11 @@ func.func @f(%x: !coopvec.vec<3, f32>) -> !coopvec.vec<3, f16> {
 // CHECK-NEXT:    %[[Q:.*]]:2 = "coopvec.unpack"(%[[H]])
 // CHECK-NEXT:    %[[Q0:.*]] = "coopvec.from_elements"(%[[Q]]#0) : (f32) -> !coopvec.vec<1 : i64, f32>
 // CHECK-NEXT:    %[[Q1:.*]] = "coopvec.from_elements"(%[[Q]]#1) : (f32) -> !coopvec.vec<1 : i64, f32>
-// CHECK-NEXT:    %[[D1:.*]] = "coopvec.add"(%[[Q0]], %[[Q1]]) : (!coopvec.vec<1 : i64, f32>
+// CHECK-NEXT:    %[[D1V:.*]] = "coopvec.add"(%[[Q0]], %[[Q1]]) : (!coopvec.vec<1 : i64, f32>
+// CHECK-NEXT:    %[[D1:.*]] = "coopvec.unpack"(%[[D1V]]) : (!coopvec.vec<1 : i64, f32>) -> f32
 // CHECK-NEXT:    %[[R:.*]]:3 = "coopvec.unpack"(%[[DW]])
-// CHECK-NEXT:    %[[D2:.*]] = "coopvec.from_elements"(%[[R]]#0) : (f32) -> !coopvec.vec<1 : i64, f32>
-// CHECK-NEXT:    %[[R1:.*]] = "coopvec.from_elements"(%[[R]]#1)
-// CHECK-NEXT:    %[[R2:.*]] = "coopvec.from_elements"(%[[R]]#2)
-// CHECK-NEXT:    %[[D0:.*]] = "coopvec.add"(%[[R1]], %[[R2]])
-// CHECK-NEXT:    %[[S0:.*]] = "coopvec.unpack"(%[[D0]]) : (!coopvec.vec<1 : i64, f32>) -> f32
-// CHECK-NEXT:    %[[S1:.*]] = "coopvec.unpack"(%[[D1]])
-// CHECK-NEXT:    %[[S2:.*]] = "coopvec.unpack"(%[[D2]])
-// CHECK-NEXT:    %[[DV:.*]] = "coopvec.from_elements"(%[[S0]], %[[S1]], %[[S2]]) : (f32, f32, f32) -> !coopvec.vec<3 : i64, f32>
+// CHECK-NEXT:    %[[D0:.*]] = arith.addf %[[R]]#1, %[[R]]#2 : f32
+// CHECK-NEXT:    %[[DV:.*]] = "coopvec.from_elements"(%[[D0]], %[[D1]], %[[R]]#0) : (f32, f32, f32) -> !coopvec.vec<3 : i64, f32>
 // CHECK-NEXT:    return %[[DV]]
 func.func @f(%v: !coopvec.vec<3, f32>) -> !coopvec.vec<3, f32> {
   %e:3 = "coopvec.unpack"(%v) : (!coopvec.vec<3, f32>) -> (f32, f32, f32)
@@ -381,8 +376,8 @@ func.func @f(%v: !coopvec.vec<3, f32>) -> !coopvec.vec<3, f32> {
 // CHECK-NEXT:    %[[LO:.*]] = "coopvec.from_elements"(%[[P]]#0) : (f16)
 // CHECK-NEXT:    %[[HI:.*]] = "coopvec.from_elements"(%[[P]]#1) : (f16)
 // CHECK-NEXT:    %[[S:.*]] = "coopvec.add"(%[[LO]], %[[HI]])
-// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f16
 // CHECK-NEXT:    %[[S1:.*]] = "coopvec.unpack"(%[[S]])
+// CHECK-NEXT:    %[[Z:.*]] = arith.constant 0.000000e+00 : f16
 // CHECK-NEXT:    %[[DV:.*]] = "coopvec.from_elements"(%[[Z]], %[[S1]]) : (f16, f16) -> !coopvec.vec<2 : i64, f16>
 // CHECK-NEXT:    return %[[DV]]
 func.func @f(%v: !coopvec.vec<2, f16>) -> !coopvec.vec<2, f16> {
