@@ -295,9 +295,9 @@ static MlirOperation *collectOps(MlirBlock block, intptr_t *count) {
   return ops;
 }
 
-static bool runBackward(CoopvecAutodiff *ad) {
+bool coopvecADBackwardBlock(CoopvecAutodiff *ad, MlirBlock block) {
   intptr_t count;
-  MlirOperation *ops = collectOps(forwardBody(ad), &count);
+  MlirOperation *ops = collectOps(block, &count);
   bool ok = true;
   for (intptr_t i = count - 1; ok && i >= 0; --i)
     ok = coopvecADBackward(ad, ops[i]);
@@ -356,15 +356,46 @@ static bool isPure(MlirOperation op) {
          coopvecOpIsNamed(op, "memref.load");
 }
 
+/// Whether the ops of every region of `op` are pure, at any depth (an
+/// scf.if whose results nothing uses is then dead).
+static bool hasPureRegions(MlirOperation op) {
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {
+    MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+    if (mlirBlockIsNull(block))
+      continue;
+    MlirOperation terminator = mlirBlockGetTerminator(block);
+    for (MlirOperation inner = mlirBlockGetFirstOperation(block);
+         !mlirOperationEqual(inner, terminator);
+         inner = mlirOperationGetNextInBlock(inner))
+      if (!isPure(inner) &&
+          !(coopvecOpIsNamed(inner, "scf.if") && hasPureRegions(inner)))
+        return false;
+  }
+  return true;
+}
+
+static void eraseDeadCodeIn(MlirBlock block);
+
 /// The recomputed forward values the gradient does not need (the outputs
-/// themselves, usually) are erased; users come after their operands, so
-/// one walk from the end removes whole dead chains.
-static void eraseDeadCode(CoopvecAutodiff *ad) {
+/// themselves, usually, and values of a reversed branch only the forward
+/// used) are erased; users come after their operands, so one walk from
+/// the end removes whole dead chains, and the branches of an scf.if are
+/// cleaned before the if itself is considered.
+static void eraseDeadCodeIn(MlirBlock block) {
   intptr_t count;
-  MlirOperation *ops = collectOps(ad->body, &count);
-  for (intptr_t i = count - 1; i >= 0; --i)
-    if (isPure(ops[i]) && !hasUsedResult(ops[i]))
+  MlirOperation *ops = collectOps(block, &count);
+  for (intptr_t i = count - 1; i >= 0; --i) {
+    for (intptr_t r = 0; r < mlirOperationGetNumRegions(ops[i]); ++r) {
+      MlirBlock inner =
+          mlirRegionGetFirstBlock(mlirOperationGetRegion(ops[i], r));
+      if (!mlirBlockIsNull(inner))
+        eraseDeadCodeIn(inner);
+    }
+    bool pure = isPure(ops[i]) ||
+                (coopvecOpIsNamed(ops[i], "scf.if") && hasPureRegions(ops[i]));
+    if (pure && !hasUsedResult(ops[i]))
       mlirOperationDestroy(ops[i]);
+  }
   free(ops);
 }
 
@@ -384,11 +415,11 @@ static bool differentiate(MlirOperation module, MlirOperation func) {
   bool ok = coopvecADCloneForward(&ad);
   if (ok) {
     seedResults(&ad, numInputs + numBuffers);
-    ok = runBackward(&ad);
+    ok = coopvecADBackwardBlock(&ad, forwardBody(&ad));
   }
   if (ok) {
     returnGradients(&ad);
-    eraseDeadCode(&ad);
+    eraseDeadCodeIn(ad.body);
   } else {
     mlirOperationDestroy(grad);
   }

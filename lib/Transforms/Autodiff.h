@@ -47,6 +47,7 @@ typedef struct CoopvecADConstant {
   MlirType type;
   double value;
   MlirValue constant;
+  MlirBlock block; // where it is built
 } CoopvecADConstant;
 
 typedef struct CoopvecAutodiff {
@@ -107,6 +108,9 @@ void coopvecADFindDifferentiatedMemrefs(MlirOperation func,
 /// Returns false after emitting an error at an op that cannot be
 /// differentiated.
 bool coopvecADCloneForward(CoopvecAutodiff *ad);
+/// Clones the ops of the forward block `from` but its terminator and its
+/// writes to the end of `to` (recomputing them there), recording clones.
+void coopvecADCloneOps(CoopvecAutodiff *ad, MlirBlock from, MlirBlock to);
 
 //===----------------------------------------------------------------------===//
 // AutodiffRules.c
@@ -115,6 +119,21 @@ bool coopvecADCloneForward(CoopvecAutodiff *ad);
 /// Applies the reverse rule of `op` (an op of @NAME whose results have
 /// adjoints). Returns false after emitting an error at `op`.
 bool coopvecADBackward(CoopvecAutodiff *ad, MlirOperation op);
+
+//===----------------------------------------------------------------------===//
+// AutodiffControlFlow.c
+//===----------------------------------------------------------------------===//
+
+/// The reverse of an scf.if of @NAME whose results have adjoints.
+bool coopvecADBackwardIf(CoopvecAutodiff *ad, MlirOperation op);
+
+//===----------------------------------------------------------------------===//
+// Autodiff.c
+//===----------------------------------------------------------------------===//
+
+/// Applies the reverse rules of the ops of forward block `block` (but its
+/// terminator), last to first.
+bool coopvecADBackwardBlock(CoopvecAutodiff *ad, MlirBlock block);
 
 //===----------------------------------------------------------------------===//
 // AutodiffScalarRules.c

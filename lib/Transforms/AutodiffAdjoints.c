@@ -73,18 +73,22 @@ static bool sameBits(double a, double b) {
 }
 
 MlirValue coopvecADConstant(CoopvecAutodiff *ad, MlirType type, double value) {
+  // A constant is built at the current end of the backward code, so it
+  // dominates every later use in its block; one built in a branch of a
+  // reversed scf.if is reused only in that block. The constants are few,
+  // a linear search is enough.
   for (intptr_t i = 0; i < ad->numConstants; ++i)
     if (mlirTypeEqual(ad->constants[i].type, type) &&
-        sameBits(ad->constants[i].value, value))
+        sameBits(ad->constants[i].value, value) &&
+        (mlirBlockEqual(ad->constants[i].block, ad->body) ||
+         mlirBlockEqual(ad->constants[i].block, ad->b.block)))
       return ad->constants[i].constant;
-  // Built at the current end of the backward code, so it dominates every
-  // later use; the constants are few, a linear search is enough.
   MlirValue constant = coopvecBuildFloatConstant(&ad->b, type, value);
   ad->constants =
       coopvecGrowArray(ad->constants, &ad->constantsCapacity,
                        ad->numConstants + 1, sizeof(CoopvecADConstant));
   ad->constants[ad->numConstants++] =
-      (CoopvecADConstant){type, value, constant};
+      (CoopvecADConstant){type, value, constant, ad->b.block};
   return constant;
 }
 

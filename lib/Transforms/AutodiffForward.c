@@ -18,9 +18,13 @@
 #include "Dialect/OpTable.h"
 #include "Dialect/Verifier.h"
 
+#include "Support/Alloc.h"
+
 #include "coopvec-c/Support.h"
 
 #include <mlir-c/BuiltinTypes.h>
+
+#include <stdlib.h>
 
 static bool isArgumentOf(MlirValue value, MlirOperation func) {
   if (!mlirValueIsABlockArgument(value))
@@ -46,23 +50,33 @@ static void markArgument(MlirOperation func, MlirValue buffer,
     differentiated[mlirBlockArgumentGetArgNumber(buffer)] = true;
 }
 
+/// What the walk of coopvecADFindDifferentiatedMemrefs carries.
+typedef struct MarkState {
+  MlirOperation func;
+  bool *differentiated;
+} MarkState;
+
+static MlirWalkResult markReads(MlirOperation op, void *userData) {
+  MarkState *state = userData;
+  // A gather of floats (memref.load) reads weights too (a hash-grid
+  // table): their gradient is a scatter-add (memref.atomic_rmw addf).
+  bool floatGather =
+      coopvecOpIsNamed(op, "memref.load") &&
+      mlirTypeIsAFloat(mlirValueGetType(mlirOperationGetResult(op, 0)));
+  if (coopvecOpIs(op, CoopvecOpLoad) || coopvecOpIs(op, CoopvecOpMaskedLoad) ||
+      floatGather)
+    markArgument(state->func, mlirOperationGetOperand(op, 0),
+                 state->differentiated);
+  else if (coopvecOpIs(op, CoopvecOpMatvec))
+    markArgument(state->func, viewedBuffer(mlirOperationGetOperand(op, 0)),
+                 state->differentiated);
+  return MlirWalkResultAdvance;
+}
+
 void coopvecADFindDifferentiatedMemrefs(MlirOperation func,
                                         bool *differentiated) {
-  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
-    // A gather of floats (memref.load) reads weights too (a hash-grid
-    // table): their gradient is a scatter-add (memref.atomic_rmw addf).
-    bool floatGather =
-        coopvecOpIsNamed(op, "memref.load") &&
-        mlirTypeIsAFloat(mlirValueGetType(mlirOperationGetResult(op, 0)));
-    if (coopvecOpIs(op, CoopvecOpLoad) ||
-        coopvecOpIs(op, CoopvecOpMaskedLoad) || floatGather)
-      markArgument(func, mlirOperationGetOperand(op, 0), differentiated);
-    else if (coopvecOpIs(op, CoopvecOpMatvec))
-      markArgument(func, viewedBuffer(mlirOperationGetOperand(op, 0)),
-                   differentiated);
-  }
+  MarkState state = {func, differentiated};
+  mlirOperationWalk(func, markReads, &state, MlirWalkPreOrder);
 }
 
 static bool anyOperandVaried(CoopvecAutodiff *ad, MlirOperation op) {
@@ -184,9 +198,9 @@ static bool checkOtherOp(CoopvecAutodiff *ad, MlirOperation op) {
 /// Refuses what the rules cannot differentiate before it is cloned.
 static bool checkOp(CoopvecAutodiff *ad, MlirOperation op,
                     const CoopvecOpInfo *info) {
-  if (mlirOperationGetNumRegions(op) > 0) {
+  if (mlirOperationGetNumRegions(op) > 0 && !coopvecOpIsNamed(op, "scf.if")) {
     coopvecEmitOpError(op, "has regions; coopvec-autodiff differentiates "
-                           "straight-line code only (no control flow)");
+                           "scf.if, but no loops or other region ops");
     return false;
   }
   if (coopvecOpIsNamed(op, "func.call") ||
@@ -220,33 +234,113 @@ static bool resultsVaried(CoopvecAutodiff *ad, MlirOperation op,
   }
 }
 
-static void cloneOp(CoopvecAutodiff *ad, MlirOperation op,
-                    const CoopvecOpInfo *info) {
+static bool analyzeOp(CoopvecAutodiff *ad, MlirOperation op);
+
+/// Analyzes the ops of the one block of `region` before its terminator.
+static bool analyzeRegion(CoopvecAutodiff *ad, MlirRegion region) {
+  MlirBlock block = mlirRegionGetFirstBlock(region);
+  if (mlirBlockIsNull(block))
+    return true; // an absent else
+  MlirOperation terminator = mlirBlockGetTerminator(block);
+  for (MlirOperation op = mlirBlockGetFirstOperation(block);
+       !mlirOperationEqual(op, terminator);
+       op = mlirOperationGetNextInBlock(op))
+    if (!analyzeOp(ad, op))
+      return false;
+  return true;
+}
+
+/// An scf.if: its branches are analyzed; result j is varied when either
+/// branch yields a varied value as j (the condition, an i1, is not).
+static bool analyzeIf(CoopvecAutodiff *ad, MlirOperation op) {
+  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r)
+    if (!analyzeRegion(ad, mlirOperationGetRegion(op, r)))
+      return false;
+  for (intptr_t j = 0; j < mlirOperationGetNumResults(op); ++j) {
+    bool varied = false;
+    for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {
+      MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
+      varied |= coopvecADIsVaried(
+          ad, mlirOperationGetOperand(mlirBlockGetTerminator(block), j));
+    }
+    coopvecADEntry(ad, mlirOperationGetResult(op, j))->varied = varied;
+  }
+  return true;
+}
+
+/// Checks `op` (and the ops nested in it) and records whether its results
+/// are varied.
+static bool analyzeOp(CoopvecAutodiff *ad, MlirOperation op) {
+  const CoopvecOpInfo *info = coopvecLookupOp(op);
+  if (!checkOp(ad, op, info))
+    return false;
+  if (coopvecOpIsNamed(op, "scf.if"))
+    return analyzeIf(ad, op);
+  bool varied = resultsVaried(ad, op, info);
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i)
+    coopvecADEntry(ad, mlirOperationGetResult(op, i))->varied = varied;
+  return true;
+}
+
+/// What the walk over a cloned region op carries: the ops to erase.
+typedef struct RemapState {
+  CoopvecAutodiff *ad;
+  MlirOperation *erase;
+  intptr_t numErase, capacity;
+} RemapState;
+
+/// Points the operands of a cloned nested op that are forward values
+/// defined outside the clone at their recomputed values, and collects the
+/// forward's writes, which @NAME_grad does not repeat.
+static MlirWalkResult remapNested(MlirOperation op, void *userData) {
+  RemapState *state = userData;
+  for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i) {
+    MlirValue operand = mlirOperationGetOperand(op, i);
+    intptr_t found = coopvecPointerMapFind(&state->ad->index, operand.ptr);
+    if (found >= 0 && !mlirValueIsNull(state->ad->values[found].clone))
+      mlirOperationSetOperand(op, i, state->ad->values[found].clone);
+  }
+  if (isWrite(coopvecLookupOp(op))) {
+    state->erase = coopvecGrowArray(state->erase, &state->capacity,
+                                    state->numErase + 1, sizeof(MlirOperation));
+    state->erase[state->numErase++] = op;
+  }
+  return MlirWalkResultAdvance;
+}
+
+/// Clones `op` to the end of `to` on recomputed operands.
+static void cloneOp(CoopvecAutodiff *ad, MlirOperation op, MlirBlock to) {
   MlirOperation clone = mlirOperationClone(op);
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(op); ++i)
     mlirOperationSetOperand(clone, i,
                             coopvecADClone(ad, mlirOperationGetOperand(op, i)));
-  mlirBlockAppendOwnedOperation(ad->body, clone);
-  bool varied = resultsVaried(ad, op, info);
-  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i) {
-    CoopvecADValue *entry = coopvecADEntry(ad, mlirOperationGetResult(op, i));
-    entry->clone = mlirOperationGetResult(clone, i);
-    entry->varied = varied;
+  if (mlirOperationGetNumRegions(clone) > 0) {
+    RemapState state = {ad, NULL, 0, 0};
+    mlirOperationWalk(clone, remapNested, &state, MlirWalkPreOrder);
+    for (intptr_t i = 0; i < state.numErase; ++i)
+      mlirOperationDestroy(state.erase[i]);
+    free(state.erase);
   }
+  mlirBlockAppendOwnedOperation(to, clone);
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i)
+    coopvecADEntry(ad, mlirOperationGetResult(op, i))->clone =
+        mlirOperationGetResult(clone, i);
+}
+
+void coopvecADCloneOps(CoopvecAutodiff *ad, MlirBlock from, MlirBlock to) {
+  MlirOperation terminator = mlirBlockGetTerminator(from);
+  for (MlirOperation op = mlirBlockGetFirstOperation(from);
+       !mlirOperationEqual(op, terminator);
+       op = mlirOperationGetNextInBlock(op))
+    if (!isWrite(coopvecLookupOp(op)))
+      cloneOp(ad, op, to);
 }
 
 bool coopvecADCloneForward(CoopvecAutodiff *ad) {
   MlirBlock body =
       mlirRegionGetFirstBlock(mlirOperationGetRegion(ad->forward, 0));
-  MlirOperation terminator = mlirBlockGetTerminator(body);
-  for (MlirOperation op = mlirBlockGetFirstOperation(body);
-       !mlirOperationEqual(op, terminator);
-       op = mlirOperationGetNextInBlock(op)) {
-    const CoopvecOpInfo *info = coopvecLookupOp(op);
-    if (!checkOp(ad, op, info))
-      return false;
-    if (!isWrite(info))
-      cloneOp(ad, op, info);
-  }
+  if (!analyzeRegion(ad, mlirOperationGetRegion(ad->forward, 0)))
+    return false;
+  coopvecADCloneOps(ad, body, ad->body);
   return true;
 }

@@ -68,7 +68,10 @@ static MlirValue gradientView(CoopvecAutodiff *ad, MlirOperation matvec,
   int64_t offset = mlirIntegerAttrGetValueInt(mlirOperationGetAttributeByName(
       view, mlirStringRefCreateFromCString("offset")));
   MlirValue gradient = coopvecBuildMatrixView(&ad->b, buffer, offset, type);
-  coopvecADEntry(ad, matrix)->gradient = gradient;
+  // Reused by later matvecs only when it dominates them: built in the
+  // function's body, not in a branch of a reversed scf.if.
+  if (mlirBlockEqual(ad->b.block, ad->body))
+    coopvecADEntry(ad, matrix)->gradient = gradient;
   return gradient;
 }
 
@@ -333,6 +336,8 @@ bool coopvecADBackward(CoopvecAutodiff *ad, MlirOperation op) {
   if (mlirValueIsNull(dy))
     return true; // no gradient reaches the op
   ad->b.location = mlirOperationGetLocation(op);
+  if (coopvecOpIsNamed(op, "scf.if"))
+    return coopvecADBackwardIf(ad, op);
   if (!info && coopvecOpIsNamed(op, "memref.load")) {
     backwardGather(ad, op, dy);
     return true;

@@ -600,15 +600,16 @@ static void runEncodeCases(MlirContext ctx, int *cases, int *failed) {
 
 //===----------------------------------------------------------------------===//
 // A hash grid (examples/hashgrid.mlir in small): the point %x in [0, 1)^2
-// is scaled to a 3 x 3 grid; the 4 corners of its cell are hashed into a
-// table of 8 entries of 2 features (threads collide on them), gathered
-// with coopvec.load at per-thread offsets, interpolated bilinearly, and fed
-// to a 2 -> 3 -> 1 tanh MLP whose weights are in %w (A1 3x2 at 0, b1 at 6,
-// A2 1x3 at 16). The reference does the same in f64 scalars.
+// is scaled to a 4 x 4 grid (by 4: exact in f16, so the program and the
+// f64 reference find the same cells); the 4 corners of its cell are hashed into
+// a table of 8 entries of 2 features (threads collide on them), gathered with
+// coopvec.load at per-thread offsets, interpolated bilinearly, and fed to a 2
+// -> 3 -> 1 tanh MLP whose weights are in %w (A1 3x2 at 0, b1 at 6, A2 1x3 at
+// 16). The reference does the same in f64 scalars.
 //===----------------------------------------------------------------------===//
 
 static const char *const hashPrologue =
-    "  %res = arith.constant 3.0 : $S\n"
+    "  %res = arith.constant 4.0 : $S\n"
     "  %gx = arith.mulf $a, %res : $S\n  %gy = arith.mulf $b, %res : $S\n"
     "  %ix = arith.fptosi %gx : $S to i32\n"
     "  %iy = arith.fptosi %gy : $S to i32\n"
@@ -770,6 +771,140 @@ static void runHashCases(MlirContext ctx, int *cases, int *failed) {
   }
 }
 
+//===----------------------------------------------------------------------===//
+// scf.if on a per-thread condition (x2 > 0: threads take different
+// branches), yielding a vec and a scalar: the then branch multiplies a
+// gathered vec by the 2x2 matrix at element 0 of %w (a matvec inside
+// divergent control flow) and by sin x0; the else branch scales it by
+// exp x1 and holds a nested scf.if (x0 > 0 ? x0 * x0 : x0), whose else
+// yields an outer value. The reference writes the same in f64 scalars.
+//===----------------------------------------------------------------------===//
+
+static const char *const ifProgram =
+    "func.func @f(%x: !coopvec.vec<3, $T>, %t: memref<?x$T>, %w: "
+    "memref<?x$T>) -> $V2 {\n"
+    "  %e:3 = \"coopvec.unpack\"(%x) : (!coopvec.vec<3, $T>) -> ($T, $T, "
+    "$T)\n"
+    "  %z = arith.constant 0.0 : $T\n"
+    "  %c = arith.cmpf ogt, %e#2, %z : $T\n"
+    "  %c0 = arith.cmpf ogt, %e#0, %z : $T\n"
+    "  %k4 = arith.constant 4.0 : $T\n"
+    "  %q = arith.mulf %e#1, %k4 : $T\n"
+    "  %i = arith.fptosi %q : $T to i32\n"
+    "  %m7 = arith.constant 7 : i32\n"
+    "  %j = arith.andi %i, %m7 : i32\n"
+    "  %k = arith.index_cast %j : i32 to index\n"
+    "  %v = \"coopvec.load\"(%t, %k) : (memref<?x$T>, index) -> $V2\n"
+    "  %A = \"coopvec.matrix_view\"(%w) {offset = 0} : (memref<?x$T>) -> "
+    "!coopvec.matrix<2, 2, $T, \"row_major\">\n"
+    "  %r:2 = scf.if %c -> ($V2, $T) {\n"
+    "    %y = \"coopvec.matvec\"(%A, %v) : (!coopvec.matrix<2, 2, $T, "
+    "\"row_major\">, $V2) -> $V2\n"
+    "    %s = math.sin %e#0 : $T\n"
+    "    %m = \"coopvec.mul\"(%y, %s) : ($V2, $T) -> $V2\n"
+    "    %p = arith.mulf %e#0, %e#1 : $T\n"
+    "    scf.yield %m, %p : $V2, $T\n"
+    "  } else {\n"
+    "    %ex = math.exp %e#1 : $T\n"
+    "    %n = \"coopvec.mul\"(%v, %ex) : ($V2, $T) -> $V2\n"
+    "    %in = scf.if %c0 -> $T {\n"
+    "      %a = arith.mulf %e#0, %e#0 : $T\n"
+    "      scf.yield %a : $T\n"
+    "    } else {\n"
+    "      scf.yield %e#0 : $T\n"
+    "    }\n"
+    "    scf.yield %n, %in : $V2, $T\n"
+    "  }\n"
+    "  %o = \"coopvec.mul\"(%r#0, %r#1) : ($V2, $T) -> $V2\n"
+    "  return %o : $V2\n}\n";
+
+static const char *const ifReference =
+    "func.func @f(%x: !coopvec.vec<3, f32>, %t: memref<?xf64>, %w: "
+    "memref<?xf64>) -> (f64, f64) {\n"
+    "  %e:3 = \"coopvec.unpack\"(%x) : (!coopvec.vec<3, f32>) -> (f32, f32, "
+    "f32)\n"
+    "  %a = arith.extf %e#0 : f32 to f64\n"
+    "  %b = arith.extf %e#1 : f32 to f64\n"
+    "  %cc = arith.extf %e#2 : f32 to f64\n"
+    "  %z = arith.constant 0.0 : f64\n"
+    "  %c = arith.cmpf ogt, %cc, %z : f64\n"
+    "  %c0 = arith.cmpf ogt, %a, %z : f64\n"
+    "  %k4 = arith.constant 4.0 : f64\n"
+    "  %q = arith.mulf %b, %k4 : f64\n"
+    "  %i = arith.fptosi %q : f64 to i32\n"
+    "  %m7 = arith.constant 7 : i32\n"
+    "  %j = arith.andi %i, %m7 : i32\n"
+    "  %k = arith.index_cast %j : i32 to index\n"
+    "  %one = arith.constant 1 : index\n"
+    "  %k1 = arith.addi %k, %one : index\n"
+    "  %v0 = memref.load %t[%k] : memref<?xf64>\n"
+    "  %v1 = memref.load %t[%k1] : memref<?xf64>\n"
+    "  %r:3 = scf.if %c -> (f64, f64, f64) {\n"
+    "    %i0 = arith.constant 0 : index\n"
+    "    %i2 = arith.constant 2 : index\n"
+    "    %i3 = arith.constant 3 : index\n"
+    "    %w0 = memref.load %w[%i0] : memref<?xf64>\n"
+    "    %w1 = memref.load %w[%one] : memref<?xf64>\n"
+    "    %w2 = memref.load %w[%i2] : memref<?xf64>\n"
+    "    %w3 = memref.load %w[%i3] : memref<?xf64>\n"
+    "    %p0 = arith.mulf %w0, %v0 : f64\n"
+    "    %p1 = arith.mulf %w1, %v1 : f64\n"
+    "    %y0 = arith.addf %p0, %p1 : f64\n"
+    "    %p2 = arith.mulf %w2, %v0 : f64\n"
+    "    %p3 = arith.mulf %w3, %v1 : f64\n"
+    "    %y1 = arith.addf %p2, %p3 : f64\n"
+    "    %s = math.sin %a : f64\n"
+    "    %m0 = arith.mulf %y0, %s : f64\n"
+    "    %m1 = arith.mulf %y1, %s : f64\n"
+    "    %p = arith.mulf %a, %b : f64\n"
+    "    scf.yield %m0, %m1, %p : f64, f64, f64\n"
+    "  } else {\n"
+    "    %ex = math.exp %b : f64\n"
+    "    %n0 = arith.mulf %v0, %ex : f64\n"
+    "    %n1 = arith.mulf %v1, %ex : f64\n"
+    "    %in = scf.if %c0 -> f64 {\n"
+    "      %sq = arith.mulf %a, %a : f64\n"
+    "      scf.yield %sq : f64\n"
+    "    } else {\n"
+    "      scf.yield %a : f64\n"
+    "    }\n"
+    "    scf.yield %n0, %n1, %in : f64, f64, f64\n"
+    "  }\n"
+    "  %o0 = arith.mulf %r#0, %r#2 : f64\n"
+    "  %o1 = arith.mulf %r#1, %r#2 : f64\n"
+    "  return %o0, %o1 : f64, f64\n}\n";
+
+static void runIfCases(MlirContext ctx, int *cases, int *failed) {
+  for (size_t i = 0; i < NUM_THREAD_COUNTS; ++i) {
+    for (int f16 = 0; f16 < 2; ++f16) {
+      Case c;
+      memset(&c, 0, sizeof(c));
+      c.f16 = f16;
+      c.tol = f16 ? 4e-3 : 2e-5;
+      c.threads = threadCounts[i];
+      c.width = 3;
+      c.results = 2;
+      snprintf(c.name, sizeof(c.name), "scf.if %s threads %lld",
+               f16 ? "f16" : "f32", (long long)c.threads);
+      const char *keys[] = {"T", "V2"};
+      const char *values[] = {f16 ? "f16" : "f32",
+                              f16 ? "!coopvec.vec<2, f16>"
+                                  : "!coopvec.vec<2, f32>"};
+      appendExpanded(&c.program, ifProgram, keys, values, 2);
+      coopvecBufferAppendf(&c.reference, "%s", ifReference);
+      c.numTables = c.numGathered = 2;
+      c.tableSize[0] = 9;
+      c.tableSize[1] = 4;
+      c.lo = -2.0;
+      c.hi = 2.0;
+      ++*cases;
+      *failed += !runCase(ctx, &c);
+      coopvecBufferFree(&c.program);
+      coopvecBufferFree(&c.reference);
+    }
+  }
+}
+
 int main(void) {
   MlirContext ctx = mlirContextCreate();
   if (mlirLogicalResultIsFailure(coopvecSetupContext(ctx)))
@@ -778,6 +913,7 @@ int main(void) {
   runScalarCases(ctx, &cases, &failed);
   runEncodeCases(ctx, &cases, &failed);
   runHashCases(ctx, &cases, &failed);
+  runIfCases(ctx, &cases, &failed);
   fprintf(stderr, "general finite differences: %d cases, %d failed\n", cases,
           failed);
   mlirContextDestroy(ctx);

@@ -98,7 +98,7 @@ func.func @f(%x: !coopvec.vec<4, f32>, %w: memref<?xf32>) -> !coopvec.vec<4, f32
 func.func @f(%x: !coopvec.vec<4, f32>, %n: index) -> !coopvec.vec<4, f32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  // expected-error@+1 {{'scf.for' op has regions; coopvec-autodiff differentiates straight-line code only (no control flow)}}
+  // expected-error@+1 {{'scf.for' op has regions; coopvec-autodiff differentiates scf.if, but no loops or other region ops}}
   %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (!coopvec.vec<4, f32>) {
     %t = "coopvec.tanh"(%v) : (!coopvec.vec<4, f32>) -> !coopvec.vec<4, f32>
     scf.yield %t : !coopvec.vec<4, f32>
@@ -250,14 +250,53 @@ func.func @f(%x: !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32> {
 
 // -----
 
-// ... and control flow.
-func.func @f(%x: !coopvec.vec<2, f32>, %c: i1) -> !coopvec.vec<2, f32> {
-  // expected-error@+1 {{'scf.if' op has regions; coopvec-autodiff differentiates straight-line code only (no control flow)}}
-  %r = scf.if %c -> !coopvec.vec<2, f32> {
-    %n = "coopvec.neg"(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
-    scf.yield %n : !coopvec.vec<2, f32>
-  } else {
+// ... and loops (scf.if is differentiated; scf.for, above, scf.while and
+// scf.index_switch are not).
+func.func @f(%x: !coopvec.vec<2, f32>, %n: i32) -> !coopvec.vec<2, f32> {
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  // expected-error@+1 {{'scf.while' op has regions; coopvec-autodiff differentiates scf.if, but no loops or other region ops}}
+  %r:2 = scf.while (%i = %c0, %v = %x) : (i32, !coopvec.vec<2, f32>) -> (i32, !coopvec.vec<2, f32>) {
+    %go = arith.cmpi slt, %i, %n : i32
+    scf.condition(%go) %i, %v : i32, !coopvec.vec<2, f32>
+  } do {
+  ^bb0(%j: i32, %w: !coopvec.vec<2, f32>):
+    %t = "coopvec.tanh"(%w) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+    %k = arith.addi %j, %c1 : i32
+    scf.yield %k, %t : i32, !coopvec.vec<2, f32>
+  }
+  return %r#1 : !coopvec.vec<2, f32>
+}
+
+// -----
+
+func.func @f(%x: !coopvec.vec<2, f32>, %n: index) -> !coopvec.vec<2, f32> {
+  // expected-error@+1 {{'scf.index_switch' op has regions; coopvec-autodiff differentiates scf.if, but no loops or other region ops}}
+  %r = scf.index_switch %n -> !coopvec.vec<2, f32>
+  case 1 {
+    %t = "coopvec.tanh"(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+    scf.yield %t : !coopvec.vec<2, f32>
+  }
+  default {
     scf.yield %x : !coopvec.vec<2, f32>
   }
   return %r : !coopvec.vec<2, f32>
+}
+
+// -----
+
+// A refusal inside a branch of an scf.if is located at the op.
+func.func @f(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %z = arith.constant 0.0 : f32
+  %c = arith.cmpf ogt, %e#0, %z : f32
+  %r = scf.if %c -> f32 {
+    // expected-error@+1 {{'math.tan' op uses a value that depends on the differentiated inputs and has no reverse rule}}
+    %t = math.tan %e#1 : f32
+    scf.yield %t : f32
+  } else {
+    scf.yield %e#1 : f32
+  }
+  %y = "coopvec.mul"(%x, %r) : (!coopvec.vec<2, f32>, f32) -> !coopvec.vec<2, f32>
+  return %y : !coopvec.vec<2, f32>
 }

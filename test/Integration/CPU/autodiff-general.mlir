@@ -1,7 +1,8 @@
 // Gradients of general per-thread code (docs/autodiff.md, "Scalar rules"
 // and "Gathers") run by coopvec-run --check against the reference
 // interpreter on the CPU, and on Vulkan where there is a device: scalar
-// arith / math on unpacked elements, a sin / cos encoding, memref.load
+// arith / math on unpacked elements, a sin / cos encoding, scf.if on a
+// per-thread condition, memref.load
 // gathers (a scatter-add with memref.atomic_rmw) and coopvec.load gathers
 // at per-thread offsets (reduce_sum_accumulate at the same offsets), in
 // f32 and f16, at batches 1, 31, 1029 and 4099. Finite differences of each
@@ -30,6 +31,17 @@
 // ENCODE:      result 0: max abs error {{.*}}: PASS
 // ENCODE-NEXT: argument 2 (written): max abs error {{.*}}: PASS
 // ENCODE-NEXT: {{^PASS$}}
+
+// scf.if on a per-thread condition (threads split between the branches),
+// with a matvec and a tanh in one branch, yielding a vec and a scalar.
+// RUN: coopvec-opt %t/branch.mlir --coopvec-autodiff=func=branch -o %t/branch-grad.mlir
+// RUN: coopvec-run %t/branch-grad.mlir --entry=branch_grad --batch=1 --random --seed=16 --check | FileCheck %s --check-prefix=BRANCH
+// RUN: coopvec-run %t/branch-grad.mlir --entry=branch_grad --batch=31 --random --seed=17 --check | FileCheck %s --check-prefix=BRANCH
+// RUN: coopvec-run %t/branch-grad.mlir --entry=branch_grad --batch=4099 --random --seed=18 --check | FileCheck %s --check-prefix=BRANCH
+// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/branch-grad.mlir --entry=branch_grad --batch=1029 --random --seed=19 --check | FileCheck %s --check-prefix=BRANCH %}
+// BRANCH:      result 0: max abs error {{.*}}: PASS
+// BRANCH-NEXT: argument 2 (written): max abs error {{.*}}: PASS
+// BRANCH-NEXT: {{^PASS$}}
 
 // examples/hashgrid.mlir (unpack, fptosi, an i32 hash, coopvec.load
 // gathers from an f16 table at per-thread offsets, bilinear interpolation,
@@ -166,4 +178,25 @@ func.func @gather(%x: !coopvec.vec<2, f32>, %t: memref<?xf32>) -> !coopvec.vec<1
   %r = arith.mulf %v, %s : f32
   %y = "coopvec.from_elements"(%r) : (f32) -> !coopvec.vec<1, f32>
   return %y : !coopvec.vec<1, f32>
+}
+
+//--- branch.mlir
+// x0 > 0: tanh(A x) * sin x1 (A 3x3 row-major at element 0 of %w);
+// otherwise x * (x1 x2).
+func.func @branch(%x: !coopvec.vec<3, f32>, %w: memref<?xf32>) -> !coopvec.vec<3, f32> {
+  %e:3 = "coopvec.unpack"(%x) : (!coopvec.vec<3, f32>) -> (f32, f32, f32)
+  %zero = arith.constant 0.0 : f32
+  %c = arith.cmpf ogt, %e#0, %zero : f32
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<3, 3, f32, "row_major">
+  %r:2 = scf.if %c -> (!coopvec.vec<3, f32>, f32) {
+    %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<3, 3, f32, "row_major">, !coopvec.vec<3, f32>) -> !coopvec.vec<3, f32>
+    %t = "coopvec.tanh"(%y) : (!coopvec.vec<3, f32>) -> !coopvec.vec<3, f32>
+    %s = math.sin %e#1 : f32
+    scf.yield %t, %s : !coopvec.vec<3, f32>, f32
+  } else {
+    %m = arith.mulf %e#1, %e#2 : f32
+    scf.yield %x, %m : !coopvec.vec<3, f32>, f32
+  }
+  %o = "coopvec.mul"(%r#0, %r#1) : (!coopvec.vec<3, f32>, f32) -> !coopvec.vec<3, f32>
+  return %o : !coopvec.vec<3, f32>
 }
