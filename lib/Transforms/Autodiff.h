@@ -37,7 +37,8 @@ typedef struct CoopvecADValue {
   MlirValue clone;   // the value recomputed in @NAME_grad
   MlirValue adjoint; // accumulated adjoint; null while it is zero
   /// A differentiated memref argument: its gradient buffer (an argument of
-  /// @NAME_grad). A varied matrix: its view of that buffer, once built.
+  /// @NAME_grad). A varied matrix: its view of that buffer, once built. A
+  /// varied local array: its adjoint array, once built.
   MlirValue gradient;
   bool varied; // depends on a differentiated input
 } CoopvecADValue;
@@ -62,6 +63,7 @@ typedef struct CoopvecAutodiff {
   intptr_t numValues, valuesCapacity;
   CoopvecADConstant *constants;
   intptr_t numConstants, constantsCapacity;
+  int regionDepth; // scf.if nesting of the op being analyzed
 } CoopvecAutodiff;
 
 //===----------------------------------------------------------------------===//
@@ -97,6 +99,9 @@ MlirValue coopvecADCastTo(CoopvecAutodiff *ad, MlirValue vec, MlirType element);
 // AutodiffForward.c
 //===----------------------------------------------------------------------===//
 
+/// Whether `value` is a local array (a memref.alloca).
+bool coopvecADIsLocalArray(MlirValue value);
+
 /// Marks the memref arguments of `func` that get a gradient buffer: those
 /// the forward reads a vector, bias or matvec matrix from. `differentiated`
 /// has one entry per argument.
@@ -126,6 +131,16 @@ bool coopvecADBackward(CoopvecAutodiff *ad, MlirOperation op);
 
 /// The reverse of an scf.if of @NAME whose results have adjoints.
 bool coopvecADBackwardIf(CoopvecAutodiff *ad, MlirOperation op);
+
+//===----------------------------------------------------------------------===//
+// AutodiffLocalArrays.c
+//===----------------------------------------------------------------------===//
+
+/// Whether `op` is a memref.load / memref.store of a varied local array.
+bool coopvecADIsLocalAccess(CoopvecAutodiff *ad, MlirOperation op);
+/// The reverse of such an access (`dy`: the adjoint of a load's result).
+void coopvecADBackwardLocalAccess(CoopvecAutodiff *ad, MlirOperation op,
+                                  MlirValue dy);
 
 //===----------------------------------------------------------------------===//
 // Autodiff.c

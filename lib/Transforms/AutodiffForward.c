@@ -26,6 +26,11 @@
 
 #include <stdlib.h>
 
+bool coopvecADIsLocalArray(MlirValue value) {
+  return mlirValueIsAOpResult(value) &&
+         coopvecOpIsNamed(mlirOpResultGetOwner(value), "memref.alloca");
+}
+
 static bool isArgumentOf(MlirValue value, MlirOperation func) {
   if (!mlirValueIsABlockArgument(value))
     return false;
@@ -157,6 +162,49 @@ static bool writesDifferentiated(CoopvecAutodiff *ad, MlirOperation op) {
   return false;
 }
 
+static bool hasFloatResult(MlirOperation op) {
+  return mlirOperationGetNumResults(op) == 1 &&
+         mlirTypeIsAFloat(mlirValueGetType(mlirOperationGetResult(op, 0)));
+}
+
+/// A load of a float from a local array that holds varied values.
+static bool isLocalLoad(CoopvecAutodiff *ad, MlirOperation op) {
+  return coopvecOpIsNamed(op, "memref.load") &&
+         coopvecADIsLocalArray(mlirOperationGetOperand(op, 0)) &&
+         coopvecADIsVaried(ad, mlirOperationGetOperand(op, 0)) &&
+         hasFloatResult(op);
+}
+
+/// memref.store / load on a local array (docs/autodiff.md, "Local
+/// arrays"): a store of a varied value makes the array varied, and loads
+/// from it are then varied. Accesses to such an array inside an scf.if
+/// are refused: the reverse branch recomputes its forward branch, and its
+/// stores would change the array under the reverse sweep. Returns false
+/// after an error; sets `*handled` when the op is such an access.
+static bool checkLocalAccess(CoopvecAutodiff *ad, MlirOperation op,
+                             bool *handled) {
+  bool store = coopvecOpIsNamed(op, "memref.store") &&
+               coopvecADIsLocalArray(mlirOperationGetOperand(op, 1));
+  MlirValue array = mlirOperationGetOperand(op, store ? 1 : 0);
+  bool variedStore =
+      store && (coopvecADIsVaried(ad, array) ||
+                coopvecADIsVaried(ad, mlirOperationGetOperand(op, 0)));
+  *handled = variedStore || isLocalLoad(ad, op);
+  if (!*handled)
+    return true;
+  if (ad->regionDepth > 0) {
+    coopvecEmitOpError(op, "accesses a local array that holds values of the "
+                           "differentiated inputs inside an scf.if; "
+                           "coopvec-autodiff differentiates such arrays in "
+                           "straight-line code only");
+    return false;
+  }
+  if (store)
+    coopvecADEntry(ad, array)->varied |=
+        coopvecADIsVaried(ad, mlirOperationGetOperand(op, 0));
+  return true;
+}
+
 /// Refuses a non-coopvec op (`info` null) that would lose a gradient.
 static bool checkOtherOp(CoopvecAutodiff *ad, MlirOperation op) {
   if (writesDifferentiated(ad, op)) {
@@ -168,7 +216,10 @@ static bool checkOtherOp(CoopvecAutodiff *ad, MlirOperation op) {
                        (int)ad->name.length, ad->name.data);
     return false;
   }
-  if (!anyOperandVaried(ad, op) || isGather(ad, op))
+  bool local;
+  if (!checkLocalAccess(ad, op, &local))
+    return false;
+  if (local || !anyOperandVaried(ad, op) || isGather(ad, op))
     return true;
   // An integer result (memref.dim of a weight buffer, fptosi or cmpf of an
   // element: piecewise constant) carries no gradient, and neither do
@@ -218,7 +269,7 @@ static bool checkOp(CoopvecAutodiff *ad, MlirOperation op,
 static bool resultsVaried(CoopvecAutodiff *ad, MlirOperation op,
                           const CoopvecOpInfo *info) {
   if (!info)
-    return isGather(ad, op) ||
+    return isGather(ad, op) || isLocalLoad(ad, op) ||
            (coopvecADHasScalarRule(op) && anyOperandVaried(ad, op));
   switch (info->id) {
   case CoopvecOpMatrixView:
@@ -253,9 +304,13 @@ static bool analyzeRegion(CoopvecAutodiff *ad, MlirRegion region) {
 /// An scf.if: its branches are analyzed; result j is varied when either
 /// branch yields a varied value as j (the condition, an i1, is not).
 static bool analyzeIf(CoopvecAutodiff *ad, MlirOperation op) {
-  for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r)
-    if (!analyzeRegion(ad, mlirOperationGetRegion(op, r)))
-      return false;
+  ++ad->regionDepth;
+  bool ok = true;
+  for (intptr_t r = 0; ok && r < mlirOperationGetNumRegions(op); ++r)
+    ok = analyzeRegion(ad, mlirOperationGetRegion(op, r));
+  --ad->regionDepth;
+  if (!ok)
+    return false;
   for (intptr_t j = 0; j < mlirOperationGetNumResults(op); ++j) {
     bool varied = false;
     for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {

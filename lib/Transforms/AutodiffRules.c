@@ -333,9 +333,15 @@ static bool backwardData(CoopvecAutodiff *ad, MlirOperation op, CoopvecOpId id,
 bool coopvecADBackward(CoopvecAutodiff *ad, MlirOperation op) {
   const CoopvecOpInfo *info = coopvecLookupOp(op);
   MlirValue dy = resultAdjoint(ad, op);
+  ad->b.location = mlirOperationGetLocation(op);
+  // A store into a varied local array has no result, but it ends the
+  // adjoint of the element it overwrites.
+  if (coopvecADIsLocalAccess(ad, op)) {
+    coopvecADBackwardLocalAccess(ad, op, dy);
+    return true;
+  }
   if (mlirValueIsNull(dy))
     return true; // no gradient reaches the op
-  ad->b.location = mlirOperationGetLocation(op);
   if (coopvecOpIsNamed(op, "scf.if"))
     return coopvecADBackwardIf(ad, op);
   if (!info && coopvecOpIsNamed(op, "memref.load")) {

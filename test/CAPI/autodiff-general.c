@@ -407,6 +407,30 @@ static const ScalarBody scalarBodies[] = {
      "  %m = arith.mulf %ex, $b : $T\n  %d = arith.divf %m, $c : $T\n"
      "  %r = math.tanh %d : $T",
      NULL, 0.5, 2, false, false},
+    // A local array: stores of values of the inputs, a load at a per-thread
+    // index (from $c), an element overwritten after it was read, and two
+    // reads of one element.
+    {"local array",
+     "%i0 = arith.constant 0 : index\n  %i1 = arith.constant 1 : index\n"
+     "  %i2 = arith.constant 2 : index\n"
+     "  %arr = memref.alloca() : memref<4x$T>\n"
+     "  %s = math.sin $a : $T\n  memref.store %s, %arr[%i0] : memref<4x$T>\n"
+     "  memref.store $b, %arr[%i1] : memref<4x$T>\n"
+     "  %k4 = arith.constant 4.0 : $T\n  %q = arith.mulf $c, %k4 : $T\n"
+     "  %n = arith.fptosi %q : $T to i32\n  %m1 = arith.constant 1 : i32\n"
+     "  %j = arith.andi %n, %m1 : i32\n"
+     "  %k = arith.index_cast %j : i32 to index\n"
+     "  %v = memref.load %arr[%k] : memref<4x$T>\n"
+     "  %w = arith.mulf %v, $c : $T\n"
+     "  memref.store %w, %arr[%i0] : memref<4x$T>\n"
+     "  memref.store %v, %arr[%i2] : memref<4x$T>\n"
+     "  %u = memref.load %arr[%i0] : memref<4x$T>\n"
+     "  %u1 = memref.load %arr[%i1] : memref<4x$T>\n"
+     "  %u2 = memref.load %arr[%i2] : memref<4x$T>\n"
+     "  %u3 = memref.load %arr[%i2] : memref<4x$T>\n"
+     "  %p = arith.mulf %u, %u1 : $T\n  %p2 = arith.mulf %u2, %u3 : $T\n"
+     "  %r = arith.addf %p, %p2 : $T",
+     NULL, -2, 2, false, false},
     // Gathers from the table %t (8 entries) at an index computed from $c:
     // threads collide on the entries; the loaded value is used twice.
     {"gather",

@@ -235,14 +235,34 @@ func.func @f(%x: !coopvec.vec<1, f32>, %t: memref<?xf32>) -> !coopvec.vec<1, f32
 
 // -----
 
-// ... a store of a value of the inputs into a local array (it has no
-// result to carry the gradient on)...
+// ... a local array holding values of the inputs accessed inside an scf.if
+// (the reverse branch recomputes its forward branch, whose stores would
+// change the array under the reverse sweep)...
+func.func @f(%x: !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32> {
+  %c0 = arith.constant 0 : index
+  %z = arith.constant 0.0 : f32
+  %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f32>) -> (f32)
+  %a = memref.alloca() : memref<4xf32>
+  %c = arith.cmpf ogt, %e#0, %z : f32
+  scf.if %c {
+    // expected-error@+1 {{'memref.store' op accesses a local array that holds values of the differentiated inputs inside an scf.if; coopvec-autodiff differentiates such arrays in straight-line code only}}
+    memref.store %e#0, %a[%c0] : memref<4xf32>
+  }
+  %v = memref.load %a[%c0] : memref<4xf32>
+  %y = "coopvec.from_elements"(%v) : (f32) -> !coopvec.vec<1, f32>
+  return %y : !coopvec.vec<1, f32>
+}
+
+// -----
+
+// ... an atomic on a local array holding values of the inputs...
 func.func @f(%x: !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32> {
   %c0 = arith.constant 0 : index
   %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f32>) -> (f32)
   %a = memref.alloca() : memref<4xf32>
-  // expected-error@+1 {{'memref.store' op writes a value that depends on the differentiated inputs; its gradient would flow through memory, which coopvec-autodiff does not follow}}
   memref.store %e#0, %a[%c0] : memref<4xf32>
+  // expected-error@+1 {{'memref.atomic_rmw' op writes a value that depends on the differentiated inputs}}
+  %old = memref.atomic_rmw addf %e#0, %a[%c0] : (f32, memref<4xf32>) -> f32
   %v = memref.load %a[%c0] : memref<4xf32>
   %y = "coopvec.from_elements"(%v) : (f32) -> !coopvec.vec<1, f32>
   return %y : !coopvec.vec<1, f32>

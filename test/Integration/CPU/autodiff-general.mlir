@@ -2,7 +2,7 @@
 // and "Gathers") run by coopvec-run --check against the reference
 // interpreter on the CPU, and on Vulkan where there is a device: scalar
 // arith / math on unpacked elements, a sin / cos encoding, scf.if on a
-// per-thread condition, memref.load
+// per-thread condition, local arrays, memref.load
 // gathers (a scatter-add with memref.atomic_rmw) and coopvec.load gathers
 // at per-thread offsets (reduce_sum_accumulate at the same offsets), in
 // f32 and f16, at batches 1, 31, 1029 and 4099. Finite differences of each
@@ -42,6 +42,17 @@
 // BRANCH:      result 0: max abs error {{.*}}: PASS
 // BRANCH-NEXT: argument 2 (written): max abs error {{.*}}: PASS
 // BRANCH-NEXT: {{^PASS$}}
+
+// A local array of values of the inputs (stored, read at a per-thread
+// index, overwritten), f32 and f16.
+// RUN: coopvec-opt %t/local.mlir --coopvec-autodiff=func=local32,local16 -o %t/local-grad.mlir
+// RUN: coopvec-run %t/local-grad.mlir --entry=local32_grad --batch=1 --random --seed=20 --check | FileCheck %s --check-prefix=LOCAL
+// RUN: coopvec-run %t/local-grad.mlir --entry=local32_grad --batch=1029 --random --seed=21 --check | FileCheck %s --check-prefix=LOCAL
+// RUN: coopvec-run %t/local-grad.mlir --entry=local16_grad --batch=4099 --random --seed=22 --check | FileCheck %s --check-prefix=LOCAL
+// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/local-grad.mlir --entry=local32_grad --batch=1029 --random --seed=23 --check | FileCheck %s --check-prefix=LOCAL %}
+// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/local-grad.mlir --entry=local16_grad --batch=31 --random --seed=24 --check | FileCheck %s --check-prefix=LOCAL %}
+// LOCAL:      result 0: max abs error {{.*}}: PASS
+// LOCAL-NEXT: {{^PASS$}}
 
 // examples/hashgrid.mlir (unpack, fptosi, an i32 hash, coopvec.load
 // gathers from an f16 table at per-thread offsets, bilinear interpolation,
@@ -199,4 +210,65 @@ func.func @branch(%x: !coopvec.vec<3, f32>, %w: memref<?xf32>) -> !coopvec.vec<3
   }
   %o = "coopvec.mul"(%r#0, %r#1) : (!coopvec.vec<3, f32>, f32) -> !coopvec.vec<3, f32>
   return %o : !coopvec.vec<3, f32>
+}
+
+//--- local.mlir
+// A[0] = sin x0, A[1] = x1; v = A[k] (k = fptosi(4 x2) & 1);
+// A[0] = v x2; A[2] = v; y = (A[0] A[1], A[2] A[2], v).
+func.func @local32(%x: !coopvec.vec<3, f32>) -> !coopvec.vec<3, f32> {
+  %e:3 = "coopvec.unpack"(%x) : (!coopvec.vec<3, f32>) -> (f32, f32, f32)
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %arr = memref.alloca() : memref<4xf32>
+  %s = math.sin %e#0 : f32
+  memref.store %s, %arr[%i0] : memref<4xf32>
+  memref.store %e#1, %arr[%i1] : memref<4xf32>
+  %k4 = arith.constant 4.0 : f32
+  %q = arith.mulf %e#2, %k4 : f32
+  %n = arith.fptosi %q : f32 to i32
+  %m1 = arith.constant 1 : i32
+  %j = arith.andi %n, %m1 : i32
+  %k = arith.index_cast %j : i32 to index
+  %v = memref.load %arr[%k] : memref<4xf32>
+  %w = arith.mulf %v, %e#2 : f32
+  memref.store %w, %arr[%i0] : memref<4xf32>
+  memref.store %v, %arr[%i2] : memref<4xf32>
+  %u = memref.load %arr[%i0] : memref<4xf32>
+  %u1 = memref.load %arr[%i1] : memref<4xf32>
+  %u2 = memref.load %arr[%i2] : memref<4xf32>
+  %p = arith.mulf %u, %u1 : f32
+  %p2 = arith.mulf %u2, %u2 : f32
+  %y = "coopvec.from_elements"(%p, %p2, %v) : (f32, f32, f32) -> !coopvec.vec<3, f32>
+  return %y : !coopvec.vec<3, f32>
+}
+
+// The same in f16: A[0] = sin x0, A[1] = x1; v = A[k] (k = fptosi(4 x2) & 1);
+// A[0] = v x2; A[2] = v; y = (A[0] A[1], A[2] A[2], v).
+func.func @local16(%x: !coopvec.vec<3, f16>) -> !coopvec.vec<3, f16> {
+  %e:3 = "coopvec.unpack"(%x) : (!coopvec.vec<3, f16>) -> (f16, f16, f16)
+  %i0 = arith.constant 0 : index
+  %i1 = arith.constant 1 : index
+  %i2 = arith.constant 2 : index
+  %arr = memref.alloca() : memref<4xf16>
+  %s = math.sin %e#0 : f16
+  memref.store %s, %arr[%i0] : memref<4xf16>
+  memref.store %e#1, %arr[%i1] : memref<4xf16>
+  %k4 = arith.constant 4.0 : f16
+  %q = arith.mulf %e#2, %k4 : f16
+  %n = arith.fptosi %q : f16 to i32
+  %m1 = arith.constant 1 : i32
+  %j = arith.andi %n, %m1 : i32
+  %k = arith.index_cast %j : i32 to index
+  %v = memref.load %arr[%k] : memref<4xf16>
+  %w = arith.mulf %v, %e#2 : f16
+  memref.store %w, %arr[%i0] : memref<4xf16>
+  memref.store %v, %arr[%i2] : memref<4xf16>
+  %u = memref.load %arr[%i0] : memref<4xf16>
+  %u1 = memref.load %arr[%i1] : memref<4xf16>
+  %u2 = memref.load %arr[%i2] : memref<4xf16>
+  %p = arith.mulf %u, %u1 : f16
+  %p2 = arith.mulf %u2, %u2 : f16
+  %y = "coopvec.from_elements"(%p, %p2, %v) : (f16, f16, f16) -> !coopvec.vec<3, f16>
+  return %y : !coopvec.vec<3, f16>
 }
