@@ -356,8 +356,12 @@ static bool isPure(MlirOperation op) {
          coopvecOpIsNamed(op, "memref.load");
 }
 
+static bool isStructured(MlirOperation op) {
+  return coopvecOpIsNamed(op, "scf.if") || coopvecOpIsNamed(op, "scf.for");
+}
+
 /// Whether the ops of every region of `op` are pure, at any depth (an
-/// scf.if whose results nothing uses is then dead).
+/// scf.if or scf.for whose results nothing uses is then dead).
 static bool hasPureRegions(MlirOperation op) {
   for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {
     MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));
@@ -367,8 +371,7 @@ static bool hasPureRegions(MlirOperation op) {
     for (MlirOperation inner = mlirBlockGetFirstOperation(block);
          !mlirOperationEqual(inner, terminator);
          inner = mlirOperationGetNextInBlock(inner))
-      if (!isPure(inner) &&
-          !(coopvecOpIsNamed(inner, "scf.if") && hasPureRegions(inner)))
+      if (!isPure(inner) && !(isStructured(inner) && hasPureRegions(inner)))
         return false;
   }
   return true;
@@ -391,8 +394,8 @@ static void eraseDeadCodeIn(MlirBlock block) {
       if (!mlirBlockIsNull(inner))
         eraseDeadCodeIn(inner);
     }
-    bool pure = isPure(ops[i]) ||
-                (coopvecOpIsNamed(ops[i], "scf.if") && hasPureRegions(ops[i]));
+    bool pure =
+        isPure(ops[i]) || (isStructured(ops[i]) && hasPureRegions(ops[i]));
     if (pure && !hasUsedResult(ops[i]))
       mlirOperationDestroy(ops[i]);
   }

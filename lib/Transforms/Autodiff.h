@@ -131,6 +131,8 @@ bool coopvecADBackward(CoopvecAutodiff *ad, MlirOperation op);
 
 /// The reverse of an scf.if of @NAME whose results have adjoints.
 bool coopvecADBackwardIf(CoopvecAutodiff *ad, MlirOperation op);
+/// The reverse of an scf.for, by recomputation.
+bool coopvecADBackwardFor(CoopvecAutodiff *ad, MlirOperation op);
 
 //===----------------------------------------------------------------------===//
 // AutodiffLocalArrays.c

@@ -60,6 +60,8 @@ typedef struct Captures {
 
 static MlirWalkResult collectCaptures(MlirOperation inner, void *userData) {
   Captures *c = userData;
+  if (mlirOperationEqual(inner, c->op))
+    return MlirWalkResultAdvance; // its own operands (inits) are not captures
   for (intptr_t i = 0; i < mlirOperationGetNumOperands(inner); ++i) {
     MlirValue v = mlirOperationGetOperand(inner, i);
     if (isDefinedIn(v, c->op) || !coopvecADIsVaried(c->ad, v) ||
@@ -164,6 +166,183 @@ bool coopvecADBackwardIf(CoopvecAutodiff *ad, MlirOperation op) {
   }
   free(buffer);
   free(types);
+  free(c.values);
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// scf.for: recomputation
+//===----------------------------------------------------------------------===//
+//
+// %r = scf.for %i = lb to ub step s iter_args(%v = init) { body }: with n
+// the trip count (per thread), reverse iteration kk (k = n - 1 - kk)
+// recomputes the state v_k by running the body k times from init (an
+// inner scf.for), recomputes the body at i = lb + k s on v_k, seeds its
+// yielded values with v̄_(k+1), applies the rules in reverse and carries
+// v̄_k and the captures' adjoints to the next reverse iteration. O(n^2)
+// body evaluations, no memory (docs/autodiff.md, "Loops").
+
+static MlirValue intConstant(CoopvecAutodiff *ad, MlirType type, int64_t v) {
+  return coopvecBuildIntConstant(&ad->b, type, v);
+}
+
+static MlirValue intOp(CoopvecAutodiff *ad, const char *name, MlirValue a,
+                       MlirValue b) {
+  return coopvecBuildBinaryOp(&ad->b, name, a, b);
+}
+
+/// The trip count of scf.for lb to ub step s: ceil((ub - lb) / s) when
+/// s > 0 and ub > lb, else 0 (docs/dialect.md).
+static MlirValue tripCount(CoopvecAutodiff *ad, MlirValue lb, MlirValue ub,
+                           MlirValue step) {
+  MlirType type = mlirValueGetType(lb);
+  MlirValue zero = intConstant(ad, type, 0);
+  MlirValue runs = intOp(ad, "arith.andi",
+                         coopvecBuildCmpI(&ad->b, COOPVEC_CMPI_SGT, step, zero),
+                         coopvecBuildCmpI(&ad->b, COOPVEC_CMPI_SGT, ub, lb));
+  MlirValue count =
+      intOp(ad, "arith.ceildivsi", intOp(ad, "arith.subi", ub, lb), step);
+  return coopvecBuildSelect(&ad->b, runs, count, zero);
+}
+
+/// The varied iter_args of the forward loop `op` (their positions).
+static intptr_t variedIterArgs(CoopvecAutodiff *ad, MlirOperation op,
+                               intptr_t *positions) {
+  intptr_t count = 0;
+  for (intptr_t j = 0; j < mlirOperationGetNumResults(op); ++j)
+    if (coopvecADIsVaried(ad, mlirOperationGetResult(op, j)))
+      positions[count++] = j;
+  return count;
+}
+
+/// Recomputes the body of forward loop `op` at induction value `iv` on the
+/// iter_args `args` into the current block; returns nothing (the clones
+/// of the body's values are recorded).
+static void recomputeBody(CoopvecAutodiff *ad, MlirOperation op, MlirValue iv,
+                          const MlirValue *args) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  coopvecADEntry(ad, mlirBlockGetArgument(body, 0))->clone = iv;
+  for (intptr_t j = 0; j < mlirOperationGetNumResults(op); ++j)
+    coopvecADEntry(ad, mlirBlockGetArgument(body, 1 + j))->clone = args[j];
+  coopvecADCloneOps(ad, body, ad->b.block);
+}
+
+/// The state v_k: the body run k times from the inits, in an inner loop.
+static void recomputeState(CoopvecAutodiff *ad, MlirOperation op, MlirValue k,
+                           MlirValue *state) {
+  intptr_t numArgs = mlirOperationGetNumResults(op);
+  for (intptr_t j = 0; j < numArgs; ++j)
+    state[j] = coopvecADClone(ad, mlirOperationGetOperand(op, 3 + j));
+  MlirValue lb = coopvecADClone(ad, mlirOperationGetOperand(op, 0));
+  MlirValue step = coopvecADClone(ad, mlirOperationGetOperand(op, 2));
+  MlirType type = mlirValueGetType(lb);
+  CoopvecLoop inner = coopvecBuildFor(&ad->b, intConstant(ad, type, 0), k,
+                                      intConstant(ad, type, 1), numArgs, state);
+  CoopvecBuilder outer = ad->b;
+  ad->b = inner.body;
+  for (intptr_t j = 0; j < numArgs; ++j)
+    state[j] = coopvecLoopIterArg(&inner, j);
+  MlirValue iv = intOp(ad, "arith.addi", lb,
+                       intOp(ad, "arith.muli", inner.inductionVar, step));
+  recomputeBody(ad, op, iv, state);
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  for (intptr_t j = 0; j < numArgs; ++j)
+    state[j] = coopvecADClone(ad, mlirOperationGetOperand(yield, j));
+  inner.body = ad->b;
+  coopvecFinishFor(&inner, numArgs, state);
+  ad->b = outer;
+  for (intptr_t j = 0; j < numArgs; ++j)
+    state[j] = mlirOperationGetResult(inner.op, j);
+}
+
+/// The slots of one reverse loop: adjoints carried for the varied
+/// iter_args, then for the captures.
+typedef struct LoopSlots {
+  intptr_t *varied; // positions of the varied iter_args
+  intptr_t numVaried;
+  MlirValue *carried; // numVaried + captures
+  MlirValue *state;   // v_k, one per iter_arg
+} LoopSlots;
+
+/// One reverse iteration, inside the reverse loop `loop`.
+static bool reverseIteration(CoopvecAutodiff *ad, MlirOperation op,
+                             CoopvecLoop *loop, MlirValue n, const Captures *c,
+                             LoopSlots *slots) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  MlirType type = mlirValueGetType(n);
+  MlirValue k = intOp(ad, "arith.subi",
+                      intOp(ad, "arith.subi", n, intConstant(ad, type, 1)),
+                      loop->inductionVar);
+  recomputeState(ad, op, k, slots->state);
+  MlirValue lb = coopvecADClone(ad, mlirOperationGetOperand(op, 0));
+  MlirValue step = coopvecADClone(ad, mlirOperationGetOperand(op, 2));
+  MlirValue iv = intOp(ad, "arith.addi", lb, intOp(ad, "arith.muli", k, step));
+  recomputeBody(ad, op, iv, slots->state);
+  for (intptr_t k2 = 0; k2 < c->count; ++k2)
+    coopvecADEntry(ad, c->values[k2])->adjoint =
+        coopvecLoopIterArg(loop, slots->numVaried + k2);
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  for (intptr_t v = 0; v < slots->numVaried; ++v) {
+    intptr_t j = slots->varied[v];
+    coopvecADEntry(ad, mlirBlockGetArgument(body, 1 + j))->adjoint =
+        (MlirValue){NULL};
+    coopvecADAccumulate(ad, mlirOperationGetOperand(yield, j),
+                        coopvecLoopIterArg(loop, v));
+  }
+  if (!coopvecADBackwardBlock(ad, body))
+    return false;
+  for (intptr_t v = 0; v < slots->numVaried; ++v)
+    slots->carried[v] =
+        adjointOrZero(ad, mlirBlockGetArgument(body, 1 + slots->varied[v]));
+  for (intptr_t k2 = 0; k2 < c->count; ++k2)
+    slots->carried[slots->numVaried + k2] = adjointOrZero(ad, c->values[k2]);
+  return true;
+}
+
+bool coopvecADBackwardFor(CoopvecAutodiff *ad, MlirOperation op) {
+  Captures c = {ad, op, NULL, 0, 0};
+  mlirOperationWalk(op, collectCaptures, &c, MlirWalkPreOrder);
+  intptr_t numArgs = mlirOperationGetNumResults(op);
+  LoopSlots slots = {calloc((size_t)numArgs + 1, sizeof(intptr_t)), 0,
+                     calloc((size_t)(numArgs + c.count + 1), sizeof(MlirValue)),
+                     calloc((size_t)numArgs + 1, sizeof(MlirValue))};
+  if (!slots.varied || !slots.carried || !slots.state)
+    abort();
+  slots.numVaried = variedIterArgs(ad, op, slots.varied);
+  for (intptr_t v = 0; v < slots.numVaried; ++v)
+    slots.carried[v] =
+        adjointOrZero(ad, mlirOperationGetResult(op, slots.varied[v]));
+  for (intptr_t k = 0; k < c.count; ++k)
+    slots.carried[slots.numVaried + k] = adjointOrZero(ad, c.values[k]);
+  MlirValue lb = coopvecADClone(ad, mlirOperationGetOperand(op, 0));
+  MlirValue n =
+      tripCount(ad, lb, coopvecADClone(ad, mlirOperationGetOperand(op, 1)),
+                coopvecADClone(ad, mlirOperationGetOperand(op, 2)));
+  MlirType type = mlirValueGetType(n);
+  intptr_t numCarried = slots.numVaried + c.count;
+  CoopvecLoop loop =
+      coopvecBuildFor(&ad->b, intConstant(ad, type, 0), n,
+                      intConstant(ad, type, 1), numCarried, slots.carried);
+  CoopvecBuilder outer = ad->b;
+  ad->b = loop.body;
+  bool ok = reverseIteration(ad, op, &loop, n, &c, &slots);
+  loop.body = ad->b;
+  ad->b = outer;
+  if (ok) {
+    coopvecFinishFor(&loop, numCarried, slots.carried);
+    for (intptr_t v = 0; v < slots.numVaried; ++v)
+      coopvecADAccumulate(ad, mlirOperationGetOperand(op, 3 + slots.varied[v]),
+                          mlirOperationGetResult(loop.op, v));
+    // The captures' adjoints were carried through the loop from their
+    // values before it: the results replace them.
+    for (intptr_t k = 0; k < c.count; ++k)
+      coopvecADEntry(ad, c.values[k])->adjoint =
+          mlirOperationGetResult(loop.op, slots.numVaried + k);
+  }
+  free(slots.varied);
+  free(slots.carried);
+  free(slots.state);
   free(c.values);
   return ok;
 }

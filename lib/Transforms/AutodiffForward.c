@@ -194,9 +194,9 @@ static bool checkLocalAccess(CoopvecAutodiff *ad, MlirOperation op,
     return true;
   if (ad->regionDepth > 0) {
     coopvecEmitOpError(op, "accesses a local array that holds values of the "
-                           "differentiated inputs inside an scf.if; "
-                           "coopvec-autodiff differentiates such arrays in "
-                           "straight-line code only");
+                           "differentiated inputs inside control flow (scf.if, "
+                           "scf.for); coopvec-autodiff differentiates such "
+                           "arrays in straight-line code only");
     return false;
   }
   if (store)
@@ -249,9 +249,17 @@ static bool checkOtherOp(CoopvecAutodiff *ad, MlirOperation op) {
 /// Refuses what the rules cannot differentiate before it is cloned.
 static bool checkOp(CoopvecAutodiff *ad, MlirOperation op,
                     const CoopvecOpInfo *info) {
-  if (mlirOperationGetNumRegions(op) > 0 && !coopvecOpIsNamed(op, "scf.if")) {
+  if (mlirOperationGetNumRegions(op) > 0 && !coopvecOpIsNamed(op, "scf.if") &&
+      !coopvecOpIsNamed(op, "scf.for")) {
     coopvecEmitOpError(op, "has regions; coopvec-autodiff differentiates "
-                           "scf.if, but no loops or other region ops");
+                           "scf.if and scf.for, but no other region ops");
+    return false;
+  }
+  if (coopvecOpIsNamed(op, "scf.for") &&
+      !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+          op, mlirStringRefCreateFromCString("unsignedCmp")))) {
+    coopvecEmitOpError(op, "compares unsigned (unsignedCmp); coopvec-autodiff "
+                           "reverses signed scf.for bounds only");
     return false;
   }
   if (coopvecOpIsNamed(op, "func.call") ||
@@ -262,6 +270,9 @@ static bool checkOp(CoopvecAutodiff *ad, MlirOperation op,
   }
   if (isWrite(info))
     return checkWrite(ad, op);
+  // scf.if and scf.for: their ops are checked by analyzeOp.
+  if (mlirOperationGetNumRegions(op) > 0)
+    return true;
   return info || checkOtherOp(ad, op);
 }
 
@@ -323,6 +334,38 @@ static bool analyzeIf(CoopvecAutodiff *ad, MlirOperation op) {
   return true;
 }
 
+/// An scf.for: iter_arg j is varied when its init is or when the body
+/// yields a varied value as j (found by re-analyzing the body until
+/// nothing changes); result j is varied with iter_arg j.
+static bool analyzeFor(CoopvecAutodiff *ad, MlirOperation op) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  MlirOperation yield = mlirBlockGetTerminator(body);
+  intptr_t numArgs = mlirOperationGetNumResults(op);
+  for (intptr_t j = 0; j < numArgs; ++j)
+    coopvecADEntry(ad, mlirBlockGetArgument(body, 1 + j))->varied =
+        coopvecADIsVaried(ad, mlirOperationGetOperand(op, 3 + j));
+  bool changed = true;
+  while (changed) {
+    ++ad->regionDepth;
+    bool ok = analyzeRegion(ad, mlirOperationGetRegion(op, 0));
+    --ad->regionDepth;
+    if (!ok)
+      return false;
+    changed = false;
+    for (intptr_t j = 0; j < numArgs; ++j) {
+      CoopvecADValue *arg =
+          coopvecADEntry(ad, mlirBlockGetArgument(body, 1 + j));
+      if (!arg->varied &&
+          coopvecADIsVaried(ad, mlirOperationGetOperand(yield, j)))
+        changed = arg->varied = true;
+    }
+  }
+  for (intptr_t j = 0; j < numArgs; ++j)
+    coopvecADEntry(ad, mlirOperationGetResult(op, j))->varied =
+        coopvecADIsVaried(ad, mlirBlockGetArgument(body, 1 + j));
+  return true;
+}
+
 /// Checks `op` (and the ops nested in it) and records whether its results
 /// are varied.
 static bool analyzeOp(CoopvecAutodiff *ad, MlirOperation op) {
@@ -331,6 +374,8 @@ static bool analyzeOp(CoopvecAutodiff *ad, MlirOperation op) {
     return false;
   if (coopvecOpIsNamed(op, "scf.if"))
     return analyzeIf(ad, op);
+  if (coopvecOpIsNamed(op, "scf.for"))
+    return analyzeFor(ad, op);
   bool varied = resultsVaried(ad, op, info);
   for (intptr_t i = 0; i < mlirOperationGetNumResults(op); ++i)
     coopvecADEntry(ad, mlirOperationGetResult(op, i))->varied = varied;

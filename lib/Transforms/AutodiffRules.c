@@ -344,6 +344,8 @@ bool coopvecADBackward(CoopvecAutodiff *ad, MlirOperation op) {
     return true; // no gradient reaches the op
   if (coopvecOpIsNamed(op, "scf.if"))
     return coopvecADBackwardIf(ad, op);
+  if (coopvecOpIsNamed(op, "scf.for"))
+    return coopvecADBackwardFor(ad, op);
   if (!info && coopvecOpIsNamed(op, "memref.load")) {
     backwardGather(ad, op, dy);
     return true;

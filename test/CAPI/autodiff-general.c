@@ -431,6 +431,22 @@ static const ScalarBody scalarBodies[] = {
      "  %p = arith.mulf %u, %u1 : $T\n  %p2 = arith.mulf %u2, %u3 : $T\n"
      "  %r = arith.addf %p, %p2 : $T",
      NULL, -2, 2, false, false},
+    // scf.for with a per-thread trip count n = fptosi(|4 $c|) (0 to 8),
+    // carrying two scalars, gathering %t[i] in the body.
+    {"scf.for",
+     "%k4 = arith.constant 4.0 : $T\n  %q = arith.mulf $c, %k4 : $T\n"
+     "  %qa = math.absf %q : $T\n  %ni = arith.fptosi %qa : $T to i32\n"
+     "  %n = arith.index_cast %ni : i32 to index\n"
+     "  %i0 = arith.constant 0 : index\n  %i1 = arith.constant 1 : index\n"
+     "  %half = arith.constant 0.5 : $T\n"
+     "  %l:2 = scf.for %i = %i0 to %n step %i1 iter_args(%u = $a, %s = $b) "
+     "-> ($T, $T) {\n"
+     "    %v = memref.load %t[%i] : $M\n    %su = math.sin %u : $T\n"
+     "    %m = arith.mulf %su, %s : $T\n    %u2 = arith.addf %m, %v : $T\n"
+     "    %h = arith.mulf %u, %half : $T\n    %w = arith.addf %s, %h : $T\n"
+     "    %s2 = math.tanh %w : $T\n    scf.yield %u2, %s2 : $T, $T\n  }\n"
+     "  %r = arith.mulf %l#0, %l#1 : $T",
+     NULL, -2, 2, false, false},
     // Gathers from the table %t (8 entries) at an index computed from $c:
     // threads collide on the entries; the loaded value is used twice.
     {"gather",

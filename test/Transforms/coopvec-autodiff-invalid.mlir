@@ -95,19 +95,6 @@ func.func @f(%x: !coopvec.vec<4, f32>, %w: memref<?xf32>) -> !coopvec.vec<4, f32
 
 // -----
 
-func.func @f(%x: !coopvec.vec<4, f32>, %n: index) -> !coopvec.vec<4, f32> {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  // expected-error@+1 {{'scf.for' op has regions; coopvec-autodiff differentiates scf.if, but no loops or other region ops}}
-  %r = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x) -> (!coopvec.vec<4, f32>) {
-    %t = "coopvec.tanh"(%v) : (!coopvec.vec<4, f32>) -> !coopvec.vec<4, f32>
-    scf.yield %t : !coopvec.vec<4, f32>
-  }
-  return %r : !coopvec.vec<4, f32>
-}
-
-// -----
-
 // expected-error@+1 {{'func.func' op @f has 2 blocks; coopvec-autodiff differentiates straight-line code only}}
 func.func @f(%x: !coopvec.vec<4, f32>) -> !coopvec.vec<4, f32> {
   cf.br ^next
@@ -245,7 +232,7 @@ func.func @f(%x: !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32> {
   %a = memref.alloca() : memref<4xf32>
   %c = arith.cmpf ogt, %e#0, %z : f32
   scf.if %c {
-    // expected-error@+1 {{'memref.store' op accesses a local array that holds values of the differentiated inputs inside an scf.if; coopvec-autodiff differentiates such arrays in straight-line code only}}
+    // expected-error@+1 {{'memref.store' op accesses a local array that holds values of the differentiated inputs inside control flow (scf.if, scf.for); coopvec-autodiff differentiates such arrays in straight-line code only}}
     memref.store %e#0, %a[%c0] : memref<4xf32>
   }
   %v = memref.load %a[%c0] : memref<4xf32>
@@ -270,12 +257,26 @@ func.func @f(%x: !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32> {
 
 // -----
 
-// ... and loops (scf.if is differentiated; scf.for, above, scf.while and
-// scf.index_switch are not).
+// ... an unsigned scf.for (its trip count is recomputed signed)...
+func.func @f(%x: !coopvec.vec<2, f32>, %n: index) -> !coopvec.vec<2, f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error@+1 {{'scf.for' op compares unsigned (unsignedCmp); coopvec-autodiff reverses signed scf.for bounds only}}
+  %r = scf.for unsigned %i = %c0 to %n step %c1 iter_args(%v = %x) -> (!coopvec.vec<2, f32>) {
+    %t = "coopvec.tanh"(%v) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+    scf.yield %t : !coopvec.vec<2, f32>
+  }
+  return %r : !coopvec.vec<2, f32>
+}
+
+// -----
+
+// ... and scf.while and scf.index_switch (scf.if and scf.for are
+// differentiated).
 func.func @f(%x: !coopvec.vec<2, f32>, %n: i32) -> !coopvec.vec<2, f32> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
-  // expected-error@+1 {{'scf.while' op has regions; coopvec-autodiff differentiates scf.if, but no loops or other region ops}}
+  // expected-error@+1 {{'scf.while' op has regions; coopvec-autodiff differentiates scf.if and scf.for, but no other region ops}}
   %r:2 = scf.while (%i = %c0, %v = %x) : (i32, !coopvec.vec<2, f32>) -> (i32, !coopvec.vec<2, f32>) {
     %go = arith.cmpi slt, %i, %n : i32
     scf.condition(%go) %i, %v : i32, !coopvec.vec<2, f32>
@@ -291,7 +292,7 @@ func.func @f(%x: !coopvec.vec<2, f32>, %n: i32) -> !coopvec.vec<2, f32> {
 // -----
 
 func.func @f(%x: !coopvec.vec<2, f32>, %n: index) -> !coopvec.vec<2, f32> {
-  // expected-error@+1 {{'scf.index_switch' op has regions; coopvec-autodiff differentiates scf.if, but no loops or other region ops}}
+  // expected-error@+1 {{'scf.index_switch' op has regions; coopvec-autodiff differentiates scf.if and scf.for, but no other region ops}}
   %r = scf.index_switch %n -> !coopvec.vec<2, f32>
   case 1 {
     %t = "coopvec.tanh"(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>

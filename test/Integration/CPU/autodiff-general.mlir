@@ -2,7 +2,8 @@
 // and "Gathers") run by coopvec-run --check against the reference
 // interpreter on the CPU, and on Vulkan where there is a device: scalar
 // arith / math on unpacked elements, a sin / cos encoding, scf.if on a
-// per-thread condition, local arrays, memref.load
+// per-thread condition, scf.for with per-thread trip counts, local
+// arrays, memref.load
 // gathers (a scatter-add with memref.atomic_rmw) and coopvec.load gathers
 // at per-thread offsets (reduce_sum_accumulate at the same offsets), in
 // f32 and f16, at batches 1, 31, 1029 and 4099. Finite differences of each
@@ -53,6 +54,17 @@
 // RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/local-grad.mlir --entry=local16_grad --batch=31 --random --seed=24 --check | FileCheck %s --check-prefix=LOCAL %}
 // LOCAL:      result 0: max abs error {{.*}}: PASS
 // LOCAL-NEXT: {{^PASS$}}
+
+// scf.for with a per-thread trip count (0 to 8) around a matvec and a
+// tanh, carrying a vec and a scalar: reversed by recomputation.
+// RUN: coopvec-opt %t/loop.mlir --coopvec-autodiff=func=loop -o %t/loop-grad.mlir
+// RUN: coopvec-run %t/loop-grad.mlir --entry=loop_grad --batch=1 --random --seed=25 --check | FileCheck %s --check-prefix=LOOP
+// RUN: coopvec-run %t/loop-grad.mlir --entry=loop_grad --batch=31 --random --seed=26 --check | FileCheck %s --check-prefix=LOOP
+// RUN: coopvec-run %t/loop-grad.mlir --entry=loop_grad --batch=1029 --random --seed=27 --check | FileCheck %s --check-prefix=LOOP
+// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/loop-grad.mlir --entry=loop_grad --batch=1029 --random --seed=28 --check | FileCheck %s --check-prefix=LOOP %}
+// LOOP:      result 0: max abs error {{.*}}: PASS
+// LOOP-NEXT: argument 2 (written): max abs error {{.*}}: PASS
+// LOOP-NEXT: {{^PASS$}}
 
 // examples/hashgrid.mlir (unpack, fptosi, an i32 hash, coopvec.load
 // gathers from an f16 table at per-thread offsets, bilinear interpolation,
@@ -271,4 +283,28 @@ func.func @local16(%x: !coopvec.vec<3, f16>) -> !coopvec.vec<3, f16> {
   %p2 = arith.mulf %u2, %u2 : f16
   %y = "coopvec.from_elements"(%p, %p2, %v) : (f16, f16, f16) -> !coopvec.vec<3, f16>
   return %y : !coopvec.vec<3, f16>
+}
+
+//--- loop.mlir
+// n = fptosi(|4 x2|) times: v = tanh(A v) (A 3x3 row-major at element 0
+// of %w), s = sin(s) x1; y = v s.
+func.func @loop(%x: !coopvec.vec<3, f32>, %w: memref<?xf32>) -> !coopvec.vec<3, f32> {
+  %e:3 = "coopvec.unpack"(%x) : (!coopvec.vec<3, f32>) -> (f32, f32, f32)
+  %c4 = arith.constant 4.0 : f32
+  %q = arith.mulf %e#2, %c4 : f32
+  %qa = math.absf %q : f32
+  %ni = arith.fptosi %qa : f32 to i32
+  %n = arith.index_cast %ni : i32 to index
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<3, 3, f32, "row_major">
+  %r:2 = scf.for %i = %c0 to %n step %c1 iter_args(%v = %x, %s = %e#0) -> (!coopvec.vec<3, f32>, f32) {
+    %y = "coopvec.matvec"(%A, %v) : (!coopvec.matrix<3, 3, f32, "row_major">, !coopvec.vec<3, f32>) -> !coopvec.vec<3, f32>
+    %t = "coopvec.tanh"(%y) : (!coopvec.vec<3, f32>) -> !coopvec.vec<3, f32>
+    %sn = math.sin %s : f32
+    %s2 = arith.mulf %sn, %e#1 : f32
+    scf.yield %t, %s2 : !coopvec.vec<3, f32>, f32
+  }
+  %o = "coopvec.mul"(%r#0, %r#1) : (!coopvec.vec<3, f32>, f32) -> !coopvec.vec<3, f32>
+  return %o : !coopvec.vec<3, f32>
 }
