@@ -183,9 +183,12 @@ static bool isLocalLoad(CoopvecAutodiff *ad, MlirOperation op) {
 /// after an error; sets `*handled` when the op is such an access.
 static bool checkLocalAccess(CoopvecAutodiff *ad, MlirOperation op,
                              bool *handled) {
-  bool store = coopvecOpIsNamed(op, "memref.store") &&
-               coopvecADIsLocalArray(mlirOperationGetOperand(op, 1));
+  *handled = false;
+  bool store = coopvecOpIsNamed(op, "memref.store");
+  if (!store && !coopvecOpIsNamed(op, "memref.load"))
+    return true;
   MlirValue array = mlirOperationGetOperand(op, store ? 1 : 0);
+  store = store && coopvecADIsLocalArray(array);
   bool variedStore =
       store && (coopvecADIsVaried(ad, array) ||
                 coopvecADIsVaried(ad, mlirOperationGetOperand(op, 0)));
