@@ -5,12 +5,13 @@
 // @NAME's body), then walks @NAME's ops in reverse and applies one rule per
 // op, accumulating the adjoint of every forward value it reaches.
 //
-//   Autodiff.c          the pass: options, function checks, signature
-//   AutodiffForward.c   activity ("varied") and the forward clone
-//   AutodiffAdjoints.c  the value table and adjoint accumulation
-//   AutodiffRules.c     the reverse rule of each op
-//
+//   Autodiff.c             the pass: options, function checks, signature
+//   AutodiffForward.c      activity ("varied") and the forward clone
+//   AutodiffAdjoints.c     the value table and adjoint accumulation
+//   AutodiffRules.c        the reverse rule of each coopvec op, gathers
 //   AutodiffScalarRules.c  the reverse rules of scalar arith / math
+//   AutodiffControlFlow.c  the reverse of scf.if and scf.for
+//   AutodiffLocalArrays.c  adjoint arrays of local arrays
 //
 // A vec's adjoint has its type, a builtin vector's (from to_vector) is the
 // vec of the same shape, and a per-thread scalar's (an element of unpack,
