@@ -133,6 +133,32 @@ class Model:
                              f"{expected}: the model's {what} width is {width}")
         return np.ascontiguousarray(value), single
 
+    def _out_array(self, out, shape, what, inputs):
+        """`out` checked as the array a result of `shape` is written to, or
+        a new one; an array sharing memory with an input would be read
+        while it is written."""
+        if out is None:
+            return np.empty(shape, dtype=self.dtype)
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"coopvec: {what} must be a NumPy array, not "
+                            f"{type(out).__name__}")
+        if out.dtype != self.dtype:
+            raise TypeError(f"coopvec: {what} has dtype {out.dtype}, the model "
+                            f"is {self.dtype}")
+        if out.shape != shape:
+            raise ValueError(f"coopvec: {what} has shape {out.shape}; it must "
+                             f"have the result's shape {shape}")
+        if not out.flags.c_contiguous:
+            raise ValueError(f"coopvec: {what} is not contiguous (strides "
+                             f"{out.strides}): pass a contiguous array")
+        if not out.flags.writeable:
+            raise ValueError(f"coopvec: {what} is read-only")
+        if any(np.may_share_memory(out, array) for array in inputs):
+            raise ValueError(f"coopvec: {what} shares memory with an input "
+                             "or the weights, which the call reads while it "
+                             "writes the result")
+        return out
+
     def _weights(self):
         buffer = self.packed.buffer
         if (not isinstance(buffer, np.ndarray) or buffer.dtype != self.dtype or
@@ -146,22 +172,25 @@ class Model:
 
     # -- running ---------------------------------------------------------
 
-    def forward(self, x):
+    def forward(self, x, out=None):
         """Runs the network on `x`, a ``(batch, in_features)`` array of the
         model's dtype (or one ``(in_features,)`` sample); returns
         ``(batch, out_features)`` (or ``(out_features,)``). A NumPy array of
         another dtype is a TypeError (nothing is converted silently); lists
-        are converted."""
+        are converted. With `out` (a contiguous array of the result's shape
+        and dtype), the result is written there and `out` is returned: a
+        training loop then allocates nothing per step."""
         x, single = self._batch_array(x, self.in_features, "input")
         w = self._weights()
-        y = np.empty((x.shape[0], self.out_features), dtype=self.dtype)
+        shape = (x.shape[0], self.out_features)
+        y = self._out_array(out, shape[1:] if single else shape, "out", (x, w))
         self._engine.run(self._forward, x.shape[0], [self._arg(x), self._arg(w)],
                          [self._arg(y)], self.num_threads)
-        return y[0] if single else y
+        return y
 
     __call__ = forward
 
-    def backward(self, x, dy, dbuffer=None):
+    def backward(self, x, dy, dbuffer=None, dx=None):
         """Gradients of ``sum(dy * model(x))``: returns ``(dx, dbuffer)``.
 
         `x` is as for :meth:`forward`, `dy` has the output's shape. ``dx``
@@ -169,7 +198,8 @@ class Model:
         ``packed.buffer`` (read it with ``nn.unpack(packed, buffer=dbuffer)``)
         and holds the weight and bias gradients summed over the batch. With
         `dbuffer` given (a buffer of that size and dtype), the gradients are
-        added into it instead of into a new zeroed one.
+        added into it instead of into a new zeroed one. With `dx` (a
+        contiguous array of x's shape and dtype), dx is written there.
         """
         if not self.has_gradient:
             raise RuntimeError("coopvec: this model has no gradient (layout "
@@ -197,11 +227,12 @@ class Model:
                              "into it in place, so pass a contiguous array")
         elif not dbuffer.flags.writeable:
             raise ValueError("coopvec: dbuffer is read-only")
-        dx = np.empty_like(x)
+        dx = self._out_array(dx, x.shape[1:] if single else x.shape, "dx",
+                             (x, w, dbuffer, dy))
         self._engine.run(self._grad, x.shape[0],
                          [self._arg(x), self._arg(w), self._arg(dbuffer), self._arg(dy)],
                          [self._arg(dx)], self.num_threads)
-        return (dx[0] if single else dx), dbuffer
+        return dx, dbuffer
 
     def close(self):
         """Frees the compiled code now (otherwise when garbage-collected)."""
