@@ -17,11 +17,14 @@ has the step / forward ratios. The same step in PyTorch on the CPU
 timed when `import torch` works, and skipped with a message otherwise.
 
     build/bench/train-cpu [--batch 65536] [--runs 7] [--threads 1,2]
-                          [--allocate]
+                          [--allocate] [--clock wall|cpu]
 
 --allocate times the step as first written, with a new y, dy, dx and
 gradient buffer per step (NumPy's large arrays are fresh pages, zeroed by
-the kernel on first touch), instead of arrays allocated once.
+the kernel on first touch), instead of arrays allocated once. --clock=cpu
+times the CPU time of the process's threads instead of the elapsed time:
+on a machine other processes load, the work each variant does (at 2
+threads, the two threads' time added up).
 
 (a wrapper CMake writes; or PYTHONPATH=python COOPVEC_LIBRARY=<build>/lib/
 libcoopvec.so /usr/bin/python3 bench/train-cpu.py).
@@ -50,13 +53,20 @@ def network(rng):
     return nn.Sequential(*layers).alloc(np.float32, rng=rng)
 
 
+#: --clock: wall-clock time, or the process's CPU time (all its threads;
+#: on a loaded machine the work done, without the time other processes
+#: held the cores).
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+clock = CLOCKS["wall"]
+
+
 def median_seconds(function, runs):
     function()  # warm-up: first-touch of the buffers, the JIT's pages
     times = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start = clock()
         function()
-        times.append(time.perf_counter() - start)
+        times.append(clock() - start)
     return statistics.median(times)
 
 
@@ -134,6 +144,9 @@ def parse():
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--threads", default="1,2",
                         help="comma-separated host thread counts")
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
+                        help="wall: elapsed time; cpu: CPU time of all the "
+                        "process's threads (the work, on a loaded machine)")
     parser.add_argument("--allocate", action="store_true",
                         help="the step as written without out= / dx= / "
                         "dbuffer: new NumPy arrays per call")
@@ -145,7 +158,9 @@ def parse():
 
 
 def main():
+    global clock
     args = parse()
+    clock = CLOCKS[args.clock]
     rng = np.random.default_rng(0)
     net = network(rng)
     x = rng.uniform(-1, 1, (args.batch, WIDTHS[0])).astype(np.float32)
@@ -158,7 +173,7 @@ def main():
         print(f"PyTorch: skipped ({error})")
     load = ", ".join(f"{value:.2f}" for value in os.getloadavg())
     print(f"MLP {'-'.join(map(str, WIDTHS))} f32, batch {args.batch}, "
-          f"medians of {args.runs} runs, library {coopvec.library_path()}, "
+          f"medians of {args.runs} runs ({args.clock} clock), library {coopvec.library_path()}, "
           f"load average {load}" + (", allocating step" if args.allocate else ""))
     print(f"{'threads':>7} {'forward ms':>11} {'step ms':>9} {'step/fwd':>9}"
           + (f" {'torch fwd':>10} {'torch step':>11} {'torch/ours':>11}"
