@@ -54,7 +54,7 @@ static const CoopvecThreadMapping cpuMapping;
 // Checks (nothing changes until every per-thread function passes)
 //===----------------------------------------------------------------------===//
 
-/// Gradient tiles of outer products live on the stack (CPUMatvec.c).
+/// Gradient tiles of outer products live on the stack (CPUTraining.c).
 static bool checkMatrixSize(MlirOperation op, MlirValue matrix) {
   MlirType type = mlirValueGetType(matrix);
   int64_t rows = coopvecMatrixTypeGetRows(type);
