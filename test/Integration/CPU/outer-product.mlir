@@ -13,7 +13,7 @@
 //   f16 gradients are summed in f32 and rounded once);
 // - batches 1, 31, 1029 and 4099: partial last groups (masked lanes), and
 //   --lanes=3 (the transpose element by element, no shuffle block) and
-//   --lanes=8;
+//   --lanes=8, and --lanes=256 at 2 host threads;
 // - @masked7x17: a and b are log2(x^2), -inf in the lanes past the last
 //   thread: the masking must keep them out (0 * inf would be NaN);
 //   so the tile is flushed after each group instead of once per call.
@@ -59,6 +59,10 @@
 // RUN: coopvec-run %t/masked7x17.mlir --entry=masked7x17 --batch=31 --random --seed=36 --lanes=3 --check --save-inputs=%t/masked7x17_31_l3_ --out=%t/masked7x17_31_l3 | FileCheck %s --check-prefix=CHECKED
 // RUN: coopvec-run %t/masked7x17.mlir --entry=masked7x17 --batch=1029 --random --seed=37 --check --save-inputs=%t/masked7x17_1029_ --out=%t/masked7x17_1029 | FileCheck %s --check-prefix=CHECKED
 // RUN: coopvec-run %t/masked7x17.mlir --entry=masked7x17 --batch=1029 --random --seed=38 --lanes=3 --check --save-inputs=%t/masked7x17_1029_l3_ --out=%t/masked7x17_1029_l3 | FileCheck %s --check-prefix=CHECKED
+// The most lanes (256: the tiles of 33 x 127 are padded to 256 columns,
+// 578 KiB of stack tiles) on 2 host threads.
+// RUN: coopvec-run %t/op33x127.mlir --entry=op33x127 --batch=4099 --random --seed=90 --lanes=256 --threads=2 --check --save-inputs=%t/op33x127_4099_l256_ --out=%t/op33x127_4099_l256 | FileCheck %s --check-prefix=CHECKED
+// RUN: %if python-numpy %{ %python %S/Inputs/outer-product-sums.py 33 127 0 row_major %t/op33x127_4099_l256_0.npy %t/op33x127_4099_l256_1.npy %t/op33x127_4099_l256_2.npy %t/op33x127_4099_l256_arg2.npy --sum-at=4191 | FileCheck %s --check-prefix=ORACLE %}
 // RUN: %if python-numpy %{ %python %S/Inputs/outer-product-sums.py 1 1 0 row_major %t/op1x1_31_0.npy %t/op1x1_31_1.npy %t/op1x1_31_2.npy %t/op1x1_31_arg2.npy --sum-at=1 | FileCheck %s --check-prefix=ORACLE %}
 // RUN: %if python-numpy %{ %python %S/Inputs/outer-product-sums.py 1 1 0 row_major %t/op1x1_4099_0.npy %t/op1x1_4099_1.npy %t/op1x1_4099_2.npy %t/op1x1_4099_arg2.npy --sum-at=1 | FileCheck %s --check-prefix=ORACLE %}
 // RUN: %if python-numpy %{ %python %S/Inputs/outer-product-sums.py 3 7 4 row_major %t/op3x7_31_0.npy %t/op3x7_31_1.npy %t/op3x7_31_2.npy %t/op3x7_31_arg2.npy --sum-at=25 | FileCheck %s --check-prefix=ORACLE %}
