@@ -15,8 +15,11 @@
 //   --lanes=3 (the transpose element by element, no shuffle block) and
 //   --lanes=8, and --lanes=256 at 2 host threads;
 // - @masked7x17: a and b are log2(x^2), -inf in the lanes past the last
-//   thread: the masking must keep them out (0 * inf would be NaN);
-//   so the tile is flushed after each group instead of once per call.
+//   thread: the masking must keep them out (0 * inf would be NaN).
+// The flush after each group (a gradient buffer made inside the function,
+// e.g. by a memref.cast, which the engine refuses to run: it cannot bound
+// the accesses through it) runs as an --emit=obj object in
+// outer-product-local.mlir.
 // Each function is its own split-file piece: coopvec-run compiles the whole
 // file.
 
