@@ -48,6 +48,12 @@ void coopvecGuardZeroTripLoops(MlirOperation kernel);
 /// `math.trunc`, `arith.ceildivsi`, `arith.ceildivui`, `arith.floordivsi`.
 void coopvecExpandForSPIRV(MlirOperation kernel);
 
+/// Replaces `fma`, a `math.fma`, by the same fma computed in the float type
+/// `wideElement` (of the same shape), in which the product must be exact,
+/// rounded to odd and then to the fma's type (WideFma.c): rounded once,
+/// whether the driver fuses GLSL Fma or not.
+void coopvecReplaceByWideFma(MlirOperation fma, MlirType wideElement);
+
 /// Computes every f16 `math.fma` of `kernel` in f32, rounded to odd and
 /// then to f16 (F16Fma.c): exact, whether the driver fuses GLSL Fma or not.
 void coopvecExpandF16Fma(MlirOperation kernel);
