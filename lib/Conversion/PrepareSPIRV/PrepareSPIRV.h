@@ -58,6 +58,12 @@ void coopvecReplaceByWideFma(MlirOperation fma, MlirType wideElement);
 /// then to f16 (F16Fma.c): exact, whether the driver fuses GLSL Fma or not.
 void coopvecExpandF16Fma(MlirOperation kernel);
 
+/// Computes every f32 `math.fma` of `kernel` not marked
+/// `coopvec.accumulate` (a matvec's dot product) in f64, rounded to odd and
+/// then to f32 (F32Fma.c). Returns false after emitting an error at an fma
+/// when the gpu.module's target environment lacks Float64 or Int64.
+bool coopvecExpandF32Fma(MlirOperation kernel, const char *passName);
+
 /// Expands every `arith.maximumf` / `minimumf` of `kernel` into compares
 /// and selects (MinMax.c): GLSL's FMax / FMin leave the sign of a zero
 /// result to the driver.

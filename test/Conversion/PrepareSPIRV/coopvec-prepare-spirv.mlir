@@ -10,7 +10,7 @@
 // from any other vector reads a private copy (an alloca in Function
 // storage); a masked-off element is not read (scf.if). Private arrays move
 // to Function storage; subgroup reductions lose `uniform`.
-// CHECK-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Int64Atomics, Float16, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, SignedZeroInfNanPreserve, DenormPreserve], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_KHR_float_controls]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64]>>] attributes {spirv.target_env = #spirv.target_env<
+// CHECK-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Int64Atomics, Float16, Float64, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, SignedZeroInfNanPreserve, DenormPreserve], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_KHR_float_controls]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64]>>] attributes {spirv.target_env = #spirv.target_env<
 // CHECK:         gpu.func @k(%[[N:.*]]: index, %[[W:.*]]: memref<?xf32>, %[[O:.*]]: memref<?xf32>) kernel
 // CHECK-SAME:      spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>
 // CHECK-NEXT:      %[[COPY:.*]] = memref.alloca() {alignment = 4 : i64} : memref<3xf32, #spirv.storage_class<Function>>
@@ -44,7 +44,7 @@
 // CHECK-NEXT:      memref.store %[[ST]], %[[O]][%[[T]]]
 // CHECK-NEXT:      memref.store %[[SUM]], %[[O]][%[[C4]]]
 // CHECK-NOT:       vector.
-// OPTS-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Int64Atomics, Float16, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, AtomicFloat32AddEXT, CooperativeMatrixKHR], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_EXT_shader_atomic_float_add, SPV_KHR_cooperative_matrix]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64], subgroup_size = 8, cooperative_matrix_properties_khr = [#spirv.coop_matrix_props_khr<m_size = 16, n_size = 16, k_size = 16, a_type = f16, b_type = f16, c_type = f32, result_type = f32, acc_sat = false, scope = <Subgroup>>, #spirv.coop_matrix_props_khr<m_size = 16, n_size = 8, k_size = 16, a_type = f16, b_type = f16, c_type = f32, result_type = f32, acc_sat = false, scope = <Subgroup>>]>>]
+// OPTS-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Int64Atomics, Float16, Float64, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, AtomicFloat32AddEXT, CooperativeMatrixKHR], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_EXT_shader_atomic_float_add, SPV_KHR_cooperative_matrix]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64], subgroup_size = 8, cooperative_matrix_properties_khr = [#spirv.coop_matrix_props_khr<m_size = 16, n_size = 16, k_size = 16, a_type = f16, b_type = f16, c_type = f32, result_type = f32, acc_sat = false, scope = <Subgroup>>, #spirv.coop_matrix_props_khr<m_size = 16, n_size = 8, k_size = 16, a_type = f16, b_type = f16, c_type = f32, result_type = f32, acc_sat = false, scope = <Subgroup>>]>>]
 module attributes {gpu.container_module} {
   gpu.module @coopvec_kernels {
     gpu.func @k(%n: index, %w: memref<?xf32>, %o: memref<?xf32>) kernel attributes {coopvec.block_size = 64 : i64, coopvec.subgroup_size = 8 : i64, known_block_size = array<i32: 64, 1, 1>} {
@@ -532,6 +532,73 @@ module attributes {gpu.container_module} {
       %r = math.fma %a, %b, %c : f16
       %t = gpu.thread_id x
       memref.store %r, %o[%t] : memref<?xf16>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// An f32 math.fma likewise in f64 (an f32 product is exact there), with
+// the bit patterns as i64; the target environment lists Float64. A
+// matvec's dot-product step (`coopvec.accumulate`, convert-coopvec-to-gpu)
+// stays a math.fma, GLSL Fma. A vector.fma is split first, then each
+// element's math.fma is expanded.
+// CHECK-LABEL: gpu.module @coopvec_kernels
+// CHECK-SAME:      Float16, Float64,
+// CHECK-LABEL: gpu.func @fma32(
+// CHECK-SAME:      %[[X:.*]]: f32, %[[Y:.*]]: f32, %[[Z:.*]]: f32, %[[O:.*]]: memref<?xf32>)
+// CHECK-NEXT:      %[[X64:.*]] = arith.extf %[[X]] : f32 to f64
+// CHECK-NEXT:      %[[Y64:.*]] = arith.extf %[[Y]] : f32 to f64
+// CHECK-NEXT:      %[[Z64:.*]] = arith.extf %[[Z]] : f32 to f64
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[X64]], %[[Y64]] : f64
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[P]], %[[Z64]] : f64
+// CHECK-NEXT:      %[[T:.*]] = arith.subf %[[S]], %[[P]] : f64
+// CHECK-NEXT:      %[[ST:.*]] = arith.subf %[[S]], %[[T]] : f64
+// CHECK-NEXT:      %[[PE:.*]] = arith.subf %[[P]], %[[ST]] : f64
+// CHECK-NEXT:      %[[CE:.*]] = arith.subf %[[Z64]], %[[T]] : f64
+// CHECK-NEXT:      %[[E:.*]] = arith.addf %[[PE]], %[[CE]] : f64
+// CHECK-NEXT:      %[[SB:.*]] = arith.bitcast %[[S]] : f64 to i64
+// CHECK-NEXT:      %[[EB:.*]] = arith.bitcast %[[E]] : f64 to i64
+// CHECK:           %[[INEXACT:.*]] = arith.cmpf one, %[[E]], %{{.*}} : f64
+// CHECK-NEXT:      %[[EXPONENT:.*]] = arith.constant 9218868437227405312 : i64
+// CHECK-NEXT:      %[[HIGH:.*]] = arith.andi %[[SB]], %[[EXPONENT]] : i64
+// CHECK-NEXT:      %[[FINITE:.*]] = arith.cmpi ne, %[[HIGH]], %[[EXPONENT]] : i64
+// CHECK-NEXT:      %[[LOW:.*]] = arith.andi %[[SB]], %{{.*}} : i64
+// CHECK-NEXT:      %[[EVEN:.*]] = arith.cmpi eq, %[[LOW]], %{{.*}} : i64
+// CHECK-NEXT:      %[[XOR:.*]] = arith.xori %[[SB]], %[[EB]] : i64
+// CHECK-NEXT:      %[[SAME:.*]] = arith.cmpi sge, %[[XOR]], %{{.*}} : i64
+// CHECK:           %[[STEP:.*]] = arith.select %[[SAME]], %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:      %[[MOVED:.*]] = arith.addi %[[SB]], %[[STEP]] : i64
+// CHECK-NEXT:      %[[ADJ0:.*]] = arith.andi %[[INEXACT]], %[[FINITE]] : i1
+// CHECK-NEXT:      %[[ADJ:.*]] = arith.andi %[[ADJ0]], %[[EVEN]] : i1
+// CHECK-NEXT:      %[[BITS:.*]] = arith.select %[[ADJ]], %[[MOVED]], %[[SB]] : i64
+// CHECK-NEXT:      %[[ODD:.*]] = arith.bitcast %[[BITS]] : i64 to f64
+// CHECK-NEXT:      %[[F:.*]] = arith.truncf %[[ODD]] : f64 to f32
+// CHECK-NEXT:      %[[G:.*]] = math.fma %[[X]], %[[Y]], %[[F]] {coopvec.accumulate} : f32
+// CHECK-NEXT:      %[[V0:.*]] = arith.extf %[[Z]] : f32 to f64
+// CHECK:           %[[W0:.*]] = arith.truncf %{{.*}} : f64 to f32
+// CHECK-NEXT:      %[[V1:.*]] = arith.extf %[[Z]] : f32 to f64
+// CHECK:           %[[W1:.*]] = arith.truncf %{{.*}} : f64 to f32
+// CHECK-NEXT:      %[[TID:.*]] = gpu.thread_id x
+// CHECK-NEXT:      memref.store %[[G]], %[[O]][%[[TID]]]
+// CHECK-NEXT:      memref.store %[[W1]], %[[O]][%[[TID]]]
+// CHECK-NOT:       math.fma
+// CHECK-NOT:       vector.fma
+// OPTS-LABEL: gpu.func @fma32(
+// OPTS:            arith.truncf %{{.*}} : f64 to f32
+// OPTS:            math.fma %{{.*}} {coopvec.accumulate} : f32
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels {
+    gpu.func @fma32(%x: f32, %y: f32, %z: f32, %o: memref<?xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %f = math.fma %x, %y, %z : f32
+      %g = math.fma %x, %y, %f {coopvec.accumulate} : f32
+      %v = vector.broadcast %z : f32 to vector<2xf32>
+      %w = vector.fma %v, %v, %v : vector<2xf32>
+      %h = vector.extract %w[1] : f32 from vector<2xf32>
+      %t = gpu.thread_id x
+      memref.store %g, %o[%t] : memref<?xf32>
+      memref.store %h, %o[%t] : memref<?xf32>
       gpu.return
     }
   }
