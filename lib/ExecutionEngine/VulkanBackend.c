@@ -568,6 +568,16 @@ static CoopvecStatus checkFloatControls(CoopvecEngine *engine,
   return CoopvecStatusSuccess;
 }
 
+/// What a refusal of `capability` suggests, after its reason.
+static const char *hintFor(uint32_t capability) {
+  if (capability == 6022 || capability == 5357)
+    return " (lower with coopvec-lower-to-spirv{mode=portable})";
+  if (capability == 10) // the only f64 of a lowering
+    return " (coopvec-prepare-spirv computes f32 fmas in f64 to round them "
+           "once: docs/passes.md)";
+  return "";
+}
+
 static CoopvecStatus checkModule(CoopvecEngine *engine,
                                  const CoopvecSPIRVModule *module) {
   CoopvecVulkanState *state = engine->backendState;
@@ -581,11 +591,7 @@ static CoopvecStatus checkModule(CoopvecEngine *engine,
                       "the kernels need SPIR-V capability %s (%u), which "
                       "device %d (%s) does not offer: it lacks %s%s",
                       name ? name : "?", capability, state->deviceIndex, device,
-                      missing,
-                      capability == 6022 || capability == 5357
-                          ? " (lower with coopvec-lower-to-spirv{mode="
-                            "portable})"
-                          : "");
+                      missing, hintFor(capability));
   }
   CoopvecStatus status = checkFloatControls(engine, module);
   if (status)

@@ -25,6 +25,12 @@
 /// (coopvec-prepare-spirv does, lib/Conversion/PrepareSPIRV/Status.c).
 #define COOPVEC_GPU_STATUS_REPORT_ATTR "coopvec.status_report"
 
+/// A unit attribute on the `math.fma`s of a `simt` matvec's dot products
+/// (GPUMatvec.c), whose rounding the dialect leaves to the target: a
+/// target that computes other f32 fmas in f64 to round them once (coopvec-
+/// prepare-spirv, lib/Conversion/PrepareSPIRV/F32Fma.c) keeps these fast.
+#define COOPVEC_GPU_ACCUMULATE_ATTR "coopvec.accumulate"
+
 typedef enum GPUMatvecMode {
   GPUMatvecAuto,
   GPUMatvecMMA,
