@@ -37,6 +37,7 @@ typedef struct ConvertOptions {
   int64_t lanes;
   int64_t rowBlock;
   bool boundsChecks;
+  char reduceMode[COOPVEC_OPTION_STRING_MAX];
 } ConvertOptions;
 
 /// What the options resolve to for this run.
@@ -44,6 +45,7 @@ typedef struct Resolved {
   CoopvecCPUTarget target;
   int64_t lanes, rowBlock;
   bool boundsChecks;
+  CoopvecReduceMode reduceMode;
 } Resolved;
 
 enum { MAX_LANES = 256, MAX_ROW_BLOCK = 64 };
@@ -217,6 +219,7 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
   l.laneType = mlirVectorTypeGet(1, &lanes, mlirF32TypeGet(ctx));
   coopvecPerThreadInit(&l.p, ctx, &cpuMapping, &l, l.laneType);
   l.p.boundsChecks = resolved->boundsChecks;
+  l.p.reduceMode = resolved->reduceMode;
   coopvecPerThreadAnalyze(&l.p, func);
   MlirOperation batched = createBatchedFunction(module, func, resolved);
   createLaneLoop(&l, batched, loc);
@@ -280,6 +283,10 @@ static bool resolveOptions(MlirOperation module, const ConvertOptions *options,
                          "%s: row-block=%lld is out of range; use 1 to %d, "
                          "or 0 for the target's default",
                          passName, (long long)options->rowBlock, MAX_ROW_BLOCK);
+  else if (!coopvecParseReduceMode(options->reduceMode, &resolved->reduceMode))
+    coopvecBufferAppendf(&message, "%s: reduce-mode=%s is not a mode; use %s",
+                         passName, options->reduceMode,
+                         coopvecReduceModeValues);
   else if (!coopvecCPUTargetResolve(options->triple, options->cpu,
                                     options->features, &resolved->target,
                                     &message))
@@ -365,6 +372,13 @@ static const CoopvecPassOption convertOptions[] = {
      "the run (varying indices, accesses inside control flow): an access "
      "outside its buffer reads 0, writes nothing and is reported in the "
      "status argument; false removes the checks (unsafe)"},
+    {"reduce-mode", CoopvecOptionString, offsetof(ConvertOptions, reduceMode),
+     "auto",
+     "scatter-adds at per-thread indices (atomic addf / addi whose old value "
+     "is unused, reduce_sum_accumulate at a varying offset): direct (one "
+     "atomic per thread), local (the lanes of a group adding to one address "
+     "summed first, one atomic per distinct address) or auto (one summed "
+     "atomic for a group whose lanes all add at one address, else direct)"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {

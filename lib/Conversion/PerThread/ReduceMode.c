@@ -1,0 +1,44 @@
+//===- ReduceMode.c - How scatter-adds at per-thread places are built -----===//
+
+#include "Conversion/PerThread/ReduceMode.h"
+
+#include "Conversion/PerThread/PerThread.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+
+#include <string.h>
+
+const char coopvecReduceModeValues[] = "direct, local or auto";
+
+bool coopvecParseReduceMode(const char *text, CoopvecReduceMode *mode) {
+  static const struct {
+    const char *name;
+    CoopvecReduceMode mode;
+  } modes[] = {{"direct", CoopvecReduceDirect},
+               {"local", CoopvecReduceLocal},
+               {"auto", CoopvecReduceAuto}};
+  for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); ++i)
+    if (strcmp(text, modes[i].name) == 0) {
+      *mode = modes[i].mode;
+      return true;
+    }
+  return false;
+}
+
+/// The old value of a memref.atomic_rmw is per thread: summing first would
+/// have to hand each thread its own partial sum, so an atomic whose result
+/// is used stays one per thread. reduce_sum_accumulate has no result.
+static bool resultUnused(MlirOperation op) {
+  if (mlirOperationGetNumResults(op) == 0)
+    return true;
+  return mlirOpOperandIsNull(
+      mlirValueGetFirstUse(mlirOperationGetResult(op, 0)));
+}
+
+bool coopvecIsScatterAdd(const CoopvecElementAccess *a, MlirAttribute kind) {
+  int64_t value = mlirIntegerAttrGetValueInt(kind);
+  if (a->local ||
+      (value != COOPVEC_ATOMIC_ADDF && value != COOPVEC_ATOMIC_ADDI))
+    return false;
+  return mlirOperationIsNull(a->op) || resultUnused(a->op);
+}
