@@ -336,11 +336,13 @@ class Engine:
     engine, then the context, when garbage-collected (or at exit), or at once
     when creation fails."""
 
-    def __init__(self, context, module, target):
+    def __init__(self, context, module, target, pipeline=None):
         import weakref
         lib = self.lib = context.lib
         options = lib.coopvecEngineOptionsGetDefault()
         options.target = target
+        # ctypes keeps the bytes alive with `options`; the engine copies it.
+        options.pipeline = pipeline.encode() if pipeline is not None else None
         handle = ctypes.c_void_p()
         status = lib.coopvecEngineCreate(lib.mlirModuleGetOperation(module),
                                          ctypes.byref(options), ctypes.byref(handle))

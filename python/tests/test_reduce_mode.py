@@ -1,0 +1,42 @@
+"""coopvec.compile(..., reduce_mode=...): the reduce-mode option of
+coopvec-lower-to-cpu (docs/passes.md), passed through the engine's
+pipeline. The networks' gradients add at uniform offsets, so every mode
+must give the same forward and backward bits; a mode the lowering does not
+know comes back as the lowering's error, which shows that the value reaches
+it."""
+import numpy as np
+import pytest
+
+import coopvec
+from coopvec import nn
+from conftest import inputs, make_net
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+def test_modes_agree(rng, dtype):
+    layout = "training" if dtype == np.float16 else None
+    packed = make_net([5, 7, 3], [nn.Tanh()], dtype, layout=layout, seed=5)
+    x = inputs(rng, 31, 5, dtype)
+    dy = inputs(rng, 31, 3, dtype)
+    results = {}
+    for mode in ("direct", "local", "auto"):
+        model = coopvec.compile(packed, reduce_mode=mode)
+        assert model.reduce_mode == mode
+        y = model(x)
+        dx, dbuffer = model.backward(x, dy)
+        results[mode] = (y, dx, dbuffer)
+    for mode in ("local", "auto"):
+        for got, want in zip(results[mode], results["direct"]):
+            np.testing.assert_array_equal(got, want)
+
+
+def test_bad_modes():
+    packed = make_net([3, 4], [], np.float32)
+    with pytest.raises(coopvec.EngineError,
+                       match="reduce-mode=bogus is not a mode; use direct, "
+                             "local or auto"):
+        coopvec.compile(packed, reduce_mode="bogus")
+    with pytest.raises(TypeError, match="reduce_mode must be a str"):
+        coopvec.compile(packed, reduce_mode=1)
+    with pytest.raises(ValueError, match="applies to the 'cpu' target only"):
+        coopvec.compile(packed, target="vulkan", reduce_mode="local")
