@@ -4,6 +4,8 @@
 
 #include "Conversion/PerThread/PerThread.h"
 
+#include "coopvec-c/Support.h"
+
 #include <mlir-c/BuiltinAttributes.h>
 
 #include <string.h>
@@ -35,10 +37,24 @@ static bool resultUnused(MlirOperation op) {
       mlirValueGetFirstUse(mlirOperationGetResult(op, 0)));
 }
 
-bool coopvecIsScatterAdd(const CoopvecElementAccess *a, MlirAttribute kind) {
+static bool isAdd(MlirAttribute kind) {
   int64_t value = mlirIntegerAttrGetValueInt(kind);
-  if (a->local ||
-      (value != COOPVEC_ATOMIC_ADDF && value != COOPVEC_ATOMIC_ADDI))
+  return value == COOPVEC_ATOMIC_ADDF || value == COOPVEC_ATOMIC_ADDI;
+}
+
+bool coopvecIsScatterAdd(const CoopvecElementAccess *a, MlirAttribute kind) {
+  if (a->local || !isAdd(kind))
     return false;
   return mlirOperationIsNull(a->op) || resultUnused(a->op);
+}
+
+bool coopvecOpIsScatterAdd(MlirOperation op) {
+  if (!coopvecOpIsNamed(op, "memref.atomic_rmw") ||
+      !isAdd(mlirOperationGetAttributeByName(
+          op, mlirStringRefCreateFromCString("kind"))))
+    return false;
+  MlirValue memref = mlirOperationGetOperand(op, 1);
+  bool local = mlirValueIsAOpResult(memref) &&
+               coopvecOpIsNamed(mlirOpResultGetOwner(memref), "memref.alloca");
+  return !local && resultUnused(op);
 }

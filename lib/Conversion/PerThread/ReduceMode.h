@@ -44,4 +44,8 @@ bool coopvecParseReduceMode(const char *text, CoopvecReduceMode *mode);
 bool coopvecIsScatterAdd(const struct CoopvecElementAccess *a,
                          MlirAttribute kind);
 
+/// The same test on a `memref.atomic_rmw` of the per-thread function, before
+/// lowering (its memref is not a `memref.alloca`).
+bool coopvecOpIsScatterAdd(MlirOperation op);
+
 #endif // COOPVEC_LIB_CONVERSION_PERTHREAD_REDUCEMODE_H
