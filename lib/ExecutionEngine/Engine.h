@@ -114,10 +114,11 @@ typedef struct CoopvecCheckTable {
 struct CoopvecEngine {
   CoopvecTarget target;
   const CoopvecBackend *backend;
-  void *backendState;   // the backend's (the CPU uses `jit`)
-  char *pipeline;       // NULL: the default
-  int device;           // CoopvecEngineOptions.device
-  double deviceSeconds; // the last run's kernel time, -1: not measured
+  void *backendState;    // the backend's (the CPU uses `jit`)
+  char *pipeline;        // NULL: the default
+  char *pipelineOptions; // for the default pipeline; NULL: none
+  int device;            // CoopvecEngineOptions.device
+  double deviceSeconds;  // the last run's kernel time, -1: not measured
   MlirOperation source;
   MlirOperation lowered; // a clone of the options' module, or null
   bool shadows;          // the compiled code takes f32 shadows (Shadows.h)

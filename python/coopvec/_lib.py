@@ -96,7 +96,7 @@ class EngineOptions(ctypes.Structure):  # CoopvecEngineOptions
                 ("loweredModule", _Handle),
                 ("sharedLibPaths", ctypes.POINTER(ctypes.c_char_p)),
                 ("numSharedLibPaths", ctypes.c_ssize_t),
-                ("device", ctypes.c_int)]
+                ("device", ctypes.c_int), ("pipelineOptions", ctypes.c_char_p)]
 
 
 _DIAGNOSTIC_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int8, ctypes.c_void_p,
