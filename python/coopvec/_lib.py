@@ -336,13 +336,14 @@ class Engine:
     engine, then the context, when garbage-collected (or at exit), or at once
     when creation fails."""
 
-    def __init__(self, context, module, target, pipeline=None):
+    def __init__(self, context, module, target, pipeline_options=None):
         import weakref
         lib = self.lib = context.lib
         options = lib.coopvecEngineOptionsGetDefault()
         options.target = target
-        # ctypes keeps the bytes alive with `options`; the engine copies it.
-        options.pipeline = pipeline.encode() if pipeline is not None else None
+        # ctypes keeps the bytes alive with `options`; the engine copies them.
+        options.pipelineOptions = (pipeline_options.encode()
+                                   if pipeline_options is not None else None)
         handle = ctypes.c_void_p()
         status = lib.coopvecEngineCreate(lib.mlirModuleGetOperation(module),
                                          ctypes.byref(options), ctypes.byref(handle))

@@ -23,12 +23,11 @@ def compile(packed, target="cpu", *, num_threads=0, gradient=None,
       with ``coopvec-autodiff``. The default is True except for the
       ``'inference'`` layout, whose weights are read-only and have no
       gradient (docs/autodiff.md); True with that layout is a ValueError.
-    - `reduce_mode`: how scatter-adds at per-thread indices are lowered on
-      the ``'cpu'`` target: ``'direct'``, ``'local'`` or ``'auto'`` (the
-      default), the ``reduce-mode`` option of ``coopvec-lower-to-cpu``
+    - `reduce_mode`: how scatter-adds at per-thread indices are lowered:
+      ``'direct'``, ``'local'`` or ``'auto'`` (the default), the
+      ``reduce-mode`` option of the target's lowering pipeline
       (docs/passes.md). A value the lowering does not know raises
-      :class:`coopvec.EngineError`; another mode than ``'auto'`` on a GPU
-      target, whose lowering has no such option, a ValueError.
+      :class:`coopvec.EngineError` with the lowering's message.
 
     The weights are not copied: every call passes ``packed.buffer`` to the
     compiled code, so in-place updates (an optimizer step) take effect at
@@ -38,18 +37,13 @@ def compile(packed, target="cpu", *, num_threads=0, gradient=None,
                  reduce_mode=reduce_mode)
 
 
-def _pipeline(target, reduce_mode):
-    """The engine's pipeline for `reduce_mode`: None (the target's default)
-    for 'auto'."""
+def _pipeline_options(reduce_mode):
+    """The engine's options for the target's default pipeline: None (none)
+    for 'auto', the pipelines' default."""
     if not isinstance(reduce_mode, str):
         raise TypeError(f"coopvec: reduce_mode must be a str, not "
                         f"{type(reduce_mode).__name__}")
-    if reduce_mode == "auto":
-        return None
-    if target != "cpu":
-        raise ValueError(f"coopvec: reduce_mode={reduce_mode!r} applies to the "
-                         f"'cpu' target only; {target!r} takes 'auto'")
-    return f"builtin.module(coopvec-lower-to-cpu{{reduce-mode={reduce_mode}}})"
+    return None if reduce_mode == "auto" else f"reduce-mode={reduce_mode}"
 
 
 def _num_threads(value):
@@ -98,7 +92,7 @@ class Model:
         self.num_threads = _num_threads(num_threads)
         self.has_gradient = bool(gradient)
         target_code = _lib.target_from_name(target)
-        pipeline = _pipeline(target, reduce_mode)
+        pipeline_options = _pipeline_options(reduce_mode)
         self.target = target
         self.reduce_mode = reduce_mode
         source = self.source = _codegen.generate(packed)
@@ -119,7 +113,8 @@ class Model:
             raise
         # The engine keeps a verified clone of the module and owns the
         # context from here on (it frees both if it fails).
-        self._engine = _lib.Engine(context, module, target_code, pipeline)
+        self._engine = _lib.Engine(context, module, target_code,
+                                   pipeline_options)
         engine = self._engine
         self._forward = self._lookup(_codegen.FUNCTION, 2, 1)
         self._grad = (self._lookup(_codegen.FUNCTION + "_grad", 4, 1)

@@ -1,9 +1,9 @@
-"""coopvec.compile(..., reduce_mode=...): the reduce-mode option of
-coopvec-lower-to-cpu (docs/passes.md), passed through the engine's
-pipeline. The networks' gradients add at uniform offsets, so every mode
-must give the same forward and backward bits; a mode the lowering does not
-know comes back as the lowering's error, which shows that the value reaches
-it."""
+"""coopvec.compile(..., reduce_mode=...): the reduce-mode option of the
+lowering pipelines (docs/passes.md), passed as the engine's
+pipelineOptions. The networks' gradients add at uniform offsets, so every
+mode must give the same forward and backward bits; a mode the lowering does
+not know comes back as the lowering's error, which shows that the value
+reaches it (on the CPU, and on Vulkan where a device exists)."""
 import numpy as np
 import pytest
 
@@ -38,5 +38,21 @@ def test_bad_modes():
         coopvec.compile(packed, reduce_mode="bogus")
     with pytest.raises(TypeError, match="reduce_mode must be a str"):
         coopvec.compile(packed, reduce_mode=1)
-    with pytest.raises(ValueError, match="applies to the 'cpu' target only"):
-        coopvec.compile(packed, target="vulkan", reduce_mode="local")
+
+
+
+def test_vulkan_modes(rng):
+    packed = make_net([5, 7, 3], [nn.Tanh()], np.float32, seed=6)
+    x = inputs(rng, 33, 5, np.float32)
+    try:
+        want = coopvec.compile(packed, target="vulkan", reduce_mode="direct")(x)
+    except coopvec.EngineError as error:
+        if error.status_name in ("no device", "no backend"):
+            pytest.skip(error.message)
+        raise
+    got = coopvec.compile(packed, target="vulkan", reduce_mode="local")(x)
+    np.testing.assert_array_equal(got, want)
+    with pytest.raises(coopvec.EngineError,
+                       match="reduce-mode=bogus is not valid: expected "
+                             "direct, local or auto"):
+        coopvec.compile(packed, target="vulkan", reduce_mode="bogus")
