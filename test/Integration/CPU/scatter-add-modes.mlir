@@ -1,32 +1,34 @@
-// Scatter-adds at per-thread indices under every reduce-mode of
-// coopvec-lower-to-cpu (docs/passes.md, "reduce-mode"): memref.atomic_rmw
+// Scatter-adds at per-thread indices under every reduce-mode of the
+// lowering pipelines (docs/passes.md, "reduce-mode"; coopvec-run
+// --reduce-mode): memref.atomic_rmw
 // addf into one element (every thread collides), four elements (few
 // addresses) and 1000 (random positions), addf of f16 and addi of i32 into
 // four bins; under divergent control flow (only threads with a positive
 // value add); reduce_sum_accumulate at a per-thread offset; and an atomic
 // whose old value is used (stays one per thread in every mode). At batches
 // 31, 1029 and 4099 each mode's run is compared with the reference
-// interpreter (--check), and so is the Vulkan target's (where a Vulkan
-// device exists). The f32 sums reassociate (docs/dialect.md), so the
+// interpreter (--check); test/Integration/Vulkan/vulkan.test and
+// test/Integration/GPU/cuda.test run the same lines on those targets,
+// whose local mode uses subgroup reductions. The f32 sums reassociate (docs/dialect.md), so the
 // tolerance is --check's; the integer bins and f16 sums of 1/16 are exact
 // in every order (max abs error 0). One case is also checked against sums
 // in double written by NumPy (Inputs/scatter-sums.py).
 
 // RUN: split-file %s %t
 
-// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=31 --random --seed=301 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=direct})' | FileCheck %s --check-prefix=SCATTER
-// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=31 --random --seed=301 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=local})' | FileCheck %s --check-prefix=SCATTER
-// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=31 --random --seed=301 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=auto})' | FileCheck %s --check-prefix=SCATTER
-// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=1029 --random --seed=302 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=direct})' | FileCheck %s --check-prefix=SCATTER
-// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=1029 --random --seed=302 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=local})' | FileCheck %s --check-prefix=SCATTER
-// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=1029 --random --seed=302 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=auto})' | FileCheck %s --check-prefix=SCATTER
-// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=303 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=direct})' | FileCheck %s --check-prefix=SCATTER
-// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=303 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=local})' | FileCheck %s --check-prefix=SCATTER
-// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=303 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=auto})' | FileCheck %s --check-prefix=SCATTER
-// Odd lane counts: the last group is partial in a different place.
-// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=1029 --random --seed=304 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=local lanes=7})' | FileCheck %s --check-prefix=SCATTER
-// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=1029 --random --seed=304 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=auto lanes=3})' | FileCheck %s --check-prefix=SCATTER
-// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=303 --check | FileCheck %s --check-prefix=SCATTER %}
+// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=31 --random --seed=301 --check --reduce-mode=direct | FileCheck %s --check-prefix=SCATTER
+// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=31 --random --seed=301 --check --reduce-mode=local | FileCheck %s --check-prefix=SCATTER
+// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=31 --random --seed=301 --check --reduce-mode=auto | FileCheck %s --check-prefix=SCATTER
+// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=1029 --random --seed=302 --check --reduce-mode=direct | FileCheck %s --check-prefix=SCATTER
+// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=1029 --random --seed=302 --check --reduce-mode=local | FileCheck %s --check-prefix=SCATTER
+// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=1029 --random --seed=302 --check --reduce-mode=auto | FileCheck %s --check-prefix=SCATTER
+// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=303 --check --reduce-mode=direct | FileCheck %s --check-prefix=SCATTER
+// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=303 --check --reduce-mode=local | FileCheck %s --check-prefix=SCATTER
+// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=303 --check --reduce-mode=auto | FileCheck %s --check-prefix=SCATTER
+// Odd lane counts (CPU; dropped on GPU targets): the last group is partial
+// in a different place.
+// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=1029 --random --seed=304 --check --lanes=7 --reduce-mode=local | FileCheck %s --check-prefix=SCATTER
+// RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=1029 --random --seed=304 --check --lanes=3 --reduce-mode=auto | FileCheck %s --check-prefix=SCATTER
 // SCATTER:      argument 1 (written): max abs error {{.*}}: PASS
 // SCATTER-NEXT: argument 2 (written): max abs error {{.*}}: PASS
 // SCATTER-NEXT: argument 3 (written): max abs error {{.*}}: PASS
@@ -34,13 +36,12 @@
 // SCATTER-NEXT: argument 5 (written): max abs error 0, {{.*}}: PASS
 // SCATTER-NEXT: {{^PASS$}}
 
-// RUN: coopvec-run %t/divergent.mlir --entry=divergent --batch=31 --random --seed=311 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=direct})' | FileCheck %s --check-prefix=DIVERGENT
-// RUN: coopvec-run %t/divergent.mlir --entry=divergent --batch=31 --random --seed=311 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=local})' | FileCheck %s --check-prefix=DIVERGENT
-// RUN: coopvec-run %t/divergent.mlir --entry=divergent --batch=31 --random --seed=311 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=auto})' | FileCheck %s --check-prefix=DIVERGENT
-// RUN: coopvec-run %t/divergent.mlir --entry=divergent --batch=4099 --random --seed=312 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=direct})' | FileCheck %s --check-prefix=DIVERGENT
-// RUN: coopvec-run %t/divergent.mlir --entry=divergent --batch=4099 --random --seed=312 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=local})' | FileCheck %s --check-prefix=DIVERGENT
-// RUN: coopvec-run %t/divergent.mlir --entry=divergent --batch=4099 --random --seed=312 --check --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=auto})' | FileCheck %s --check-prefix=DIVERGENT
-// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/divergent.mlir --entry=divergent --batch=4099 --random --seed=312 --check | FileCheck %s --check-prefix=DIVERGENT %}
+// RUN: coopvec-run %t/divergent.mlir --entry=divergent --batch=31 --random --seed=311 --check --reduce-mode=direct | FileCheck %s --check-prefix=DIVERGENT
+// RUN: coopvec-run %t/divergent.mlir --entry=divergent --batch=31 --random --seed=311 --check --reduce-mode=local | FileCheck %s --check-prefix=DIVERGENT
+// RUN: coopvec-run %t/divergent.mlir --entry=divergent --batch=31 --random --seed=311 --check --reduce-mode=auto | FileCheck %s --check-prefix=DIVERGENT
+// RUN: coopvec-run %t/divergent.mlir --entry=divergent --batch=4099 --random --seed=312 --check --reduce-mode=direct | FileCheck %s --check-prefix=DIVERGENT
+// RUN: coopvec-run %t/divergent.mlir --entry=divergent --batch=4099 --random --seed=312 --check --reduce-mode=local | FileCheck %s --check-prefix=DIVERGENT
+// RUN: coopvec-run %t/divergent.mlir --entry=divergent --batch=4099 --random --seed=312 --check --reduce-mode=auto | FileCheck %s --check-prefix=DIVERGENT
 // DIVERGENT:      result 0: max abs error {{.*}}: PASS
 // DIVERGENT-NEXT: argument 1 (written): max abs error {{.*}}: PASS
 // DIVERGENT-NEXT: argument 2 (written): max abs error {{.*}}: PASS
@@ -48,7 +49,7 @@
 // DIVERGENT-NEXT: {{^PASS$}}
 
 // Sums in double (NumPy), for the mode that reassociates most (local).
-// RUN: %if python-numpy %{ coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=321 --save-inputs=%t/in_ --out=%t/out --pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=local})' %}
+// RUN: %if python-numpy %{ coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=321 --save-inputs=%t/in_ --out=%t/out --reduce-mode=local %}
 // RUN: %if python-numpy %{ %python %S/Inputs/scatter-sums.py %t/in_ %t/out | FileCheck %s --check-prefix=DOUBLE %}
 // DOUBLE:      argument 1: 4099 adds, PASS
 // DOUBLE-NEXT: argument 2: 4099 adds, PASS
