@@ -156,7 +156,7 @@ static void fillInputs(Data *data, uint64_t seed) {
     data->inputs[2 * t] = (float)at;
     data->inputs[2 * t + 1] = (float)value;
     data->sums[at] += (float)value;
-    data->weights[at] += fabs((float)value);
+    data->weights[at] += fabsf((float)value);
   }
 }
 
