@@ -11,7 +11,7 @@ import matplotlib
 matplotlib.use("Agg")  # no display: write the file only
 import matplotlib.pyplot as plt  # noqa: E402
 
-MODES = ("direct", "local", "auto")
+MODES = ("direct", "local", "expand", "auto")
 
 
 def main(path, out):

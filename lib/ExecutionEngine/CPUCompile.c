@@ -260,8 +260,10 @@ CoopvecStatus coopvecCPUCompile(CoopvecEngine *engine) {
     status = checkLLVMOnly(engine, module);
   if (status == CoopvecStatusSuccess)
     status = checkHost(engine, module);
-  if (status == CoopvecStatusSuccess)
+  if (status == CoopvecStatusSuccess) {
     coopvecEngineCollectChecks(engine, module, "_batched");
+    coopvecEngineCollectExpanded(engine, module, "_batched");
+  }
   if (status == CoopvecStatusSuccess)
     status = jit(engine, module);
   // The JIT holds its own LLVM module; the lowered clone can go.

@@ -285,6 +285,7 @@ void coopvecEngineDestroy(CoopvecEngine *engine) {
   for (intptr_t i = 0; i < engine->numSharedLibPaths; ++i)
     free(engine->sharedLibPaths[i]);
   free(engine->sharedLibPaths);
+  coopvecEngineFreeExpanded(engine);
   free(engine->pipeline);
   free(engine->pipelineOptions);
   coopvecBufferFree(&engine->error);

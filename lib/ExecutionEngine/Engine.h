@@ -111,6 +111,15 @@ typedef struct CoopvecCheckTable {
   intptr_t count;
 } CoopvecCheckTable;
 
+/// The arguments reduce-mode=expand gives per-host-thread copies in one
+/// lowered function (Expand.c): its name (without the target's suffix)
+/// and the argument indices.
+typedef struct CoopvecExpandTable {
+  char *function;
+  int64_t *args;
+  intptr_t count;
+} CoopvecExpandTable;
+
 struct CoopvecEngine {
   CoopvecTarget target;
   const CoopvecBackend *backend;
@@ -131,7 +140,23 @@ struct CoopvecEngine {
   intptr_t numFunctions;
   CoopvecCheckTable *checkTables; // of the compiled code
   intptr_t numCheckTables;
+  CoopvecExpandTable *expandTables; // of the compiled code (CPU)
+  intptr_t numExpandTables;
 };
+
+/// Expand.c: the `coopvec.expanded_args` of the functions of `lowered`
+/// whose names end in `suffix`, kept by the engine; the table of compiled
+/// function `function` (its source name), or NULL when it has none.
+void coopvecEngineCollectExpanded(CoopvecEngine *engine, MlirOperation lowered,
+                                  const char *suffix);
+const CoopvecExpandTable *coopvecEngineExpandedOf(const CoopvecEngine *engine,
+                                                  const char *function);
+void coopvecEngineFreeExpanded(CoopvecEngine *engine);
+/// Adds the copies of hosts 1 .. hosts-1 (copies[host * count + i], the
+/// copy of argument table->args[i]) into the arguments' buffers.
+void coopvecExpandMerge(const CoopvecExpandTable *table,
+                        const CoopvecArray *args, void *const *copies,
+                        int hosts);
 
 /// Status.c: the `coopvec.bounds_checks` of the functions of `lowered`
 /// whose names end in `suffix` ("_batched", "_kernel"), kept by the engine.

@@ -121,7 +121,7 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
     if (!parseBool(value, &o->boundsChecks))
       badValue(o, key, value, "true or false");
   } else if (coopvecStringRefIs(key, "reduce-mode")) {
-    static const char *const modes[] = {"direct", "local", "auto"};
+    static const char *const modes[] = {"direct", "local", "expand", "auto"};
     bool known = false;
     for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); ++i)
       if (coopvecStringRefIs(value, modes[i])) {
@@ -129,7 +129,7 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
         known = true;
       }
     if (!known)
-      badValue(o, key, value, "direct, local or auto");
+      badValue(o, key, value, "direct, local, expand or auto");
   } else if (coopvecStringRefIs(key, "cooperative-matrix-shapes")) {
     if (value.length == 0 || value.length >= sizeof(o->shapes))
       badValue(o, key, value, "a comma list of MxNxK shapes");

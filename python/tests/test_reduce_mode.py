@@ -34,7 +34,7 @@ def test_bad_modes():
     packed = make_net([3, 4], [], np.float32)
     with pytest.raises(coopvec.EngineError,
                        match="reduce-mode=bogus is not a mode; use direct, "
-                             "local or auto"):
+                             "local, expand or auto"):
         coopvec.compile(packed, reduce_mode="bogus")
     with pytest.raises(TypeError, match="reduce_mode must be a str"):
         coopvec.compile(packed, reduce_mode=1)
@@ -54,5 +54,5 @@ def test_vulkan_modes(rng):
     np.testing.assert_array_equal(got, want)
     with pytest.raises(coopvec.EngineError,
                        match="reduce-mode=bogus is not valid: expected "
-                             "direct, local or auto"):
+                             "direct, local, expand or auto"):
         coopvec.compile(packed, target="vulkan", reduce_mode="bogus")

@@ -637,9 +637,9 @@ static void testEngineErrors(MlirContext ctx) {
   // CHECK-NEXT: options and pipeline: invalid argument: pipeline options 'reduce-mode=local' are for the target's default pipeline, not with pipeline 'builtin.module(coopvec-verify)'
   expectEngineError(ctx, "options and pipeline", kScale, &options);
   options.pipeline = NULL;
-  options.pipelineOptions = "reduce-mode=expand";
-  // CHECK-NEXT: bad pipeline option: compile error: lowering with 'builtin.module(coopvec-lower-to-cpu{reduce-mode=expand})' failed
-  // CHECK-NEXT: {{.*}}error: convert-coopvec-to-cpu: reduce-mode=expand is not a mode; use direct, local or auto
+  options.pipelineOptions = "reduce-mode=bogus";
+  // CHECK-NEXT: bad pipeline option: compile error: lowering with 'builtin.module(coopvec-lower-to-cpu{reduce-mode=bogus})' failed
+  // CHECK-NEXT: {{.*}}error: convert-coopvec-to-cpu: reduce-mode=bogus is not a mode; use direct, local, expand or auto
   expectEngineError(ctx, "bad pipeline option", kScale, &options);
   options.pipelineOptions = NULL;
   const char *unaligned =

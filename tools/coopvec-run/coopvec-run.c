@@ -46,7 +46,7 @@ static const char kUsage[] =
     "         [--random [--seed=S] [--memref-size=INDEX:SIZE ...]]\n"
     "         [--out=PREFIX | -o DIR] [--save-inputs=PREFIX] [--print]\n"
     "         [--check [--rtol=R] [--atol=A]] [--reference] [--time]\n"
-    "         [--lanes=L] [--reduce-mode=direct|local|auto]\n"
+    "         [--lanes=L] [--reduce-mode=direct|local|expand|auto]\n"
     "         [--pipeline=PIPELINE] [--lowered=FILE]\n"
     "         [--shared-lib=PATH ...] [--threads=N]\n"
     "         [--target=cpu|cuda|vulkan [--device=N]]\n"
@@ -174,7 +174,7 @@ static bool parseValued(const char *arg, Options *options, bool *known) {
   else if ((value = valueOf(arg, "--reduce-mode")))
     return (options->reduceMode = value) &&
            (!strcmp(value, "direct") || !strcmp(value, "local") ||
-            !strcmp(value, "auto"));
+            !strcmp(value, "expand") || !strcmp(value, "auto"));
   else if ((value = valueOf(arg, "--target")))
     return (options->hasTarget = true) &&
            coopvecTargetFromName(value, &options->target);

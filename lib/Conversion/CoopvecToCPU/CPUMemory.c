@@ -314,6 +314,40 @@ static void autoAdd(CPULowering *l, CoopvecBuilder *b,
   coopvecFinishIfElse(&branch, NULL, NULL);
 }
 
+/// Whether `buffer` (lowered) is an argument of @f_batched that
+/// reduce-mode=expand gives per-host-thread copies.
+static bool isExpanded(CPULowering *l, MlirValue buffer) {
+  if (!l->expandedArgs || !mlirValueIsABlockArgument(buffer) ||
+      !mlirBlockEqual(mlirBlockArgumentGetOwner(buffer), l->entryBlock))
+    return false;
+  intptr_t arg = mlirBlockArgumentGetArgNumber(buffer) - 1; // after %n
+  return arg >= 0 && arg < l->numArgs && l->expandedArgs[arg];
+}
+
+/// reduce-mode=expand into this host thread's copy: for lane < L: if
+/// enabled[lane]: buffer[index] = buffer[index] + value[lane], plain loads
+/// and stores in lane order (lanes at one address add in turn).
+static void plainAdd(CPULowering *l, CoopvecBuilder *b,
+                     const CoopvecElementAccess *a, MlirValue value,
+                     MlirValue enabled) {
+  MlirValue indices = laneIndices(l, b, a);
+  CoopvecLoop loop =
+      coopvecBuildFor(b, indexConstant(l, 0), indexConstant(l, l->lanes),
+                      indexConstant(l, 1), 0, NULL);
+  CoopvecBuilder *in = &loop.body;
+  CoopvecIf branch = coopvecBuildIf(
+      in, coopvecBuildExtractDynamic(in, enabled, loop.inductionVar));
+  CoopvecBuilder *then = &branch.then;
+  MlirValue at = coopvecBuildExtractDynamic(then, indices, loop.inductionVar);
+  MlirValue old = coopvecBuildMemrefLoad(then, a->buffer, at);
+  MlirValue sum = coopvecBuildBinaryOp(
+      then, mlirTypeIsAFloat(a->element) ? "arith.addf" : "arith.addi", old,
+      coopvecBuildExtractDynamic(then, value, loop.inductionVar));
+  coopvecBuildMemrefStore(then, sum, a->buffer, at);
+  coopvecFinishIf(&branch);
+  coopvecFinishFor(&loop, 0, NULL);
+}
+
 static MlirValue cpuAtomic(CoopvecPerThread *p, CoopvecBuilder *b,
                            const CoopvecElementAccess *a, MlirAttribute kind,
                            MlirValue value, MlirValue mask) {
@@ -321,10 +355,12 @@ static MlirValue cpuAtomic(CoopvecPerThread *p, CoopvecBuilder *b,
   MlirValue enabled = laneMask(l, b, mask);
   if (p->reduceMode == CoopvecReduceDirect || !coopvecIsScatterAdd(a, kind))
     return directAtomic(l, b, a, kind, value, enabled);
-  if (p->reduceMode == CoopvecReduceLocal)
-    localAdd(l, b, a, kind, value, enabled);
-  else
+  if (p->reduceMode == CoopvecReduceExpand && isExpanded(l, a->buffer))
+    plainAdd(l, b, a, value, enabled);
+  else if (p->reduceMode == CoopvecReduceAuto)
     autoAdd(l, b, a, kind, value, enabled);
+  else // local, and expand's other scatter-adds
+    localAdd(l, b, a, kind, value, enabled);
   // No op uses the old values (coopvecIsScatterAdd).
   return zeroLanes(b, laneVectorOf(l, a->element));
 }

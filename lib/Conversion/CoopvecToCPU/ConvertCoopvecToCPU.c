@@ -201,6 +201,51 @@ static void mapArguments(CPULowering *l, MlirBlock original) {
   }
 }
 
+/// reduce-mode=expand: the arguments that get per-host-thread copies.
+static void findExpandedArgs(CPULowering *l, MlirBlock original) {
+  l->numArgs = mlirBlockGetNumArguments(original);
+  l->expandedArgs = calloc((size_t)l->numArgs + 1, sizeof(bool));
+  if (!l->expandedArgs)
+    abort();
+  for (intptr_t i = 0; i < l->numArgs; ++i)
+    l->expandedArgs[i] =
+        coopvecArgumentIsExpandable(mlirBlockGetArgument(original, i));
+}
+
+/// Adds `@f_batched = array<i64: args...>` to the module's
+/// COOPVEC_EXPANDED_ARGS_ATTR dictionary when some argument is expanded:
+/// the engine gives those arguments per-host-thread copies.
+static void recordExpandedArgs(CPULowering *l, MlirOperation module,
+                               MlirOperation batched) {
+  int64_t *args = calloc((size_t)l->numArgs + 1, sizeof(int64_t));
+  intptr_t count = 0;
+  if (!args)
+    abort();
+  for (intptr_t i = 0; l->expandedArgs && i < l->numArgs; ++i)
+    if (l->expandedArgs[i])
+      args[count++] = i;
+  if (count) {
+    MlirStringRef key =
+        mlirStringRefCreateFromCString(COOPVEC_EXPANDED_ARGS_ATTR);
+    MlirAttribute old = mlirOperationGetAttributeByName(module, key);
+    intptr_t numOld =
+        mlirAttributeIsNull(old) ? 0 : mlirDictionaryAttrGetNumElements(old);
+    MlirNamedAttribute *entries =
+        calloc((size_t)numOld + 1, sizeof(MlirNamedAttribute));
+    if (!entries)
+      abort();
+    for (intptr_t i = 0; i < numOld; ++i)
+      entries[i] = mlirDictionaryAttrGetElement(old, i);
+    entries[numOld] = mlirNamedAttributeGet(
+        mlirIdentifierGet(l->p.ctx, coopvecSymbolNameOf(batched)),
+        mlirDenseI64ArrayGet(l->p.ctx, count, args));
+    mlirOperationSetDiscardableAttributeByName(
+        module, key, mlirDictionaryAttrGet(l->p.ctx, numOld + 1, entries));
+    free(entries);
+  }
+  free(args);
+}
+
 /// Builds @f_batched from the checked per-thread function `func`, then
 /// erases `func`. Uniform ops are moved into the lane loop in order;
 /// coopvec ops are lowered in place of them.
@@ -225,12 +270,17 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
   createLaneLoop(&l, batched, loc);
   createMask(&l);
   MlirBlock original = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  if (l.p.reduceMode == CoopvecReduceExpand)
+    findExpandedArgs(&l, original); // before their uses move
   mapArguments(&l, original);
   bool ok = coopvecPerThreadLowerBlock(&l.p, original);
   if (ok)
     cpuStoreResults(&l, mlirBlockGetTerminator(original),
                     1 + mlirBlockGetNumArguments(original));
   coopvecFinishStatusSignature(&l.p, l.entryBlock, batched, module);
+  if (ok)
+    recordExpandedArgs(&l, module, batched);
+  free(l.expandedArgs);
   coopvecPerThreadFree(&l.p);
   coopvecPointerMapFree(&l.lastLanes);
   free(l.widened);
@@ -377,7 +427,10 @@ static const CoopvecPassOption convertOptions[] = {
      "scatter-adds at per-thread indices (atomic addf / addi whose old value "
      "is unused, reduce_sum_accumulate at a varying offset): direct (one "
      "atomic per thread), local (the lanes of a group adding to one address "
-     "summed first, one atomic per distinct address) or auto (one summed "
+     "summed first, one atomic per distinct address), expand (buffers only "
+     "scatter-added into: plain adds into per-host-thread copies the "
+     "engine merges after the run; other scatter-adds as local) or auto "
+     "(one summed "
      "atomic for a group whose lanes all add at one address, else direct)"},
 };
 

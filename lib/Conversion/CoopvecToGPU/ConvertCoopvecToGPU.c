@@ -408,9 +408,11 @@ static bool lowerFunction(MlirOperation gpuModule, MlirOperation func,
   mapping.ssaMaxElements = registerElementsFor(config, plan);
   coopvecPerThreadInit(&l.p, ctx, &mapping, &l, mlirF32TypeGet(ctx));
   l.p.boundsChecks = config->boundsChecks;
-  // auto: direct, today's code; local is not measured on a GPU yet
-  // (docs/passes.md, "reduce-mode").
-  l.p.reduceMode = config->reduceMode == CoopvecReduceLocal
+  // auto: direct, today's code; local is not measured on a GPU yet.
+  // expand: local (per-host-thread copies are a CPU engine's; a GPU
+  // kernel has no host threads). docs/passes.md, "reduce-mode".
+  l.p.reduceMode = config->reduceMode == CoopvecReduceLocal ||
+                           config->reduceMode == CoopvecReduceExpand
                        ? CoopvecReduceLocal
                        : CoopvecReduceDirect;
   coopvecPerThreadAnalyze(&l.p, func);
@@ -533,7 +535,8 @@ static const CoopvecPassOption convertOptions[] = {
      "is unused, reduce_sum_accumulate at a varying offset): direct (one "
      "atomic per thread), local (the threads of a subgroup adding to one "
      "address summed with subgroup reductions, one atomic per distinct "
-     "address; their control flow runs masked) or auto (direct)"},
+     "address; their control flow runs masked), expand (the same as local "
+     "on a GPU) or auto (direct)"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {

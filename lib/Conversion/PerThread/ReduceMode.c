@@ -7,10 +7,11 @@
 #include "coopvec-c/Support.h"
 
 #include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
 
 #include <string.h>
 
-const char coopvecReduceModeValues[] = "direct, local or auto";
+const char coopvecReduceModeValues[] = "direct, local, expand or auto";
 
 bool coopvecParseReduceMode(const char *text, CoopvecReduceMode *mode) {
   static const struct {
@@ -18,6 +19,7 @@ bool coopvecParseReduceMode(const char *text, CoopvecReduceMode *mode) {
     CoopvecReduceMode mode;
   } modes[] = {{"direct", CoopvecReduceDirect},
                {"local", CoopvecReduceLocal},
+               {"expand", CoopvecReduceExpand},
                {"auto", CoopvecReduceAuto}};
   for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); ++i)
     if (strcmp(text, modes[i].name) == 0) {
@@ -57,4 +59,22 @@ bool coopvecOpIsScatterAdd(MlirOperation op) {
   bool local = mlirValueIsAOpResult(memref) &&
                coopvecOpIsNamed(mlirOpResultGetOwner(memref), "memref.alloca");
   return !local && resultUnused(op);
+}
+
+bool coopvecArgumentIsExpandable(MlirValue arg) {
+  MlirType type = mlirValueGetType(arg);
+  if (!mlirTypeIsAMemRef(type) || mlirShapedTypeGetRank(type) != 1)
+    return false;
+  MlirType element = mlirShapedTypeGetElementType(type);
+  if (!mlirTypeIsAF32(element) &&
+      !(mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 32))
+    return false;
+  MlirOpOperand use = mlirValueGetFirstUse(arg);
+  if (mlirOpOperandIsNull(use))
+    return false;
+  for (; !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
+    if (mlirOpOperandGetOperandNumber(use) != 1 ||
+        !coopvecOpIsScatterAdd(mlirOpOperandGetOwner(use)))
+      return false;
+  return true;
 }

@@ -11,6 +11,10 @@
 //   direct: one atomic per thread;
 //   local:  the threads of a lane group (CPU) that add to one address are
 //           summed first, then one atomic per distinct address;
+//   expand: (CPU) plain adds into a per-host-thread copy of the buffer that
+//           the execution engine merges after the run, for buffers that
+//           only atomic scatter-adds use (coopvecArgumentIsExpandable);
+//           other scatter-adds as local;
 //   auto:   the target's choice, from bench/scatter-add's measurements (CPU:
 //           one summed atomic for a group whose lanes all add at one
 //           address, else direct).
@@ -29,10 +33,12 @@ struct CoopvecElementAccess;
 typedef enum CoopvecReduceMode {
   CoopvecReduceDirect,
   CoopvecReduceLocal,
+  CoopvecReduceExpand,
   CoopvecReduceAuto,
 } CoopvecReduceMode;
 
-/// The values of the option, for messages: "direct, local or auto".
+/// The values of the option, for messages: "direct, local, expand or
+/// auto".
 extern const char coopvecReduceModeValues[];
 
 /// Parses `text` (direct, local, auto); false if it is none of them.
@@ -47,5 +53,16 @@ bool coopvecIsScatterAdd(const struct CoopvecElementAccess *a,
 /// The same test on a `memref.atomic_rmw` of the per-thread function, before
 /// lowering (its memref is not a `memref.alloca`).
 bool coopvecOpIsScatterAdd(MlirOperation op);
+
+/// Whether memref argument `arg` of a per-thread function can be expanded:
+/// a rank-1 memref of f32 or i32 whose every use is the memref of a
+/// scatter-add `memref.atomic_rmw` (nothing reads it, so each host thread
+/// may add into its own zeroed copy).
+bool coopvecArgumentIsExpandable(MlirValue arg);
+
+/// The module attribute naming the expanded arguments: a dictionary from
+/// each lowered function's name to an array<i64> of argument indices (of
+/// the per-thread function), read by the execution engine.
+#define COOPVEC_EXPANDED_ARGS_ATTR "coopvec.expanded_args"
 
 #endif // COOPVEC_LIB_CONVERSION_PERTHREAD_REDUCEMODE_H

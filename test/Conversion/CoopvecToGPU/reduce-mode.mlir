@@ -13,11 +13,11 @@
 // RUN: %if ptxas %{ coopvec-opt --pass-pipeline='builtin.module(coopvec-lower-to-nvvm{chip=sm_80 reduce-mode=local})' --emit=ptx %s -o %t.ptx %}
 // RUN: %if ptxas %{ %ptxas -arch=sm_80 %t.ptx -o %t.cubin %}
 // Bad values: a located error and exit 1, from each place that reads it.
-// RUN: not coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-gpu{reduce-mode=expand})' %s 2>&1 | FileCheck %s --check-prefix=BAD
-// RUN: not coopvec-opt --split-input-file --pass-pipeline='builtin.module(coopvec-lower-to-spirv{reduce-mode=expand})' %s 2>&1 | FileCheck %s --check-prefix=BAD-SPIRV
-// RUN: not coopvec-opt --split-input-file --pass-pipeline='builtin.module(coopvec-lower-to-nvvm{reduce-mode=expand})' %s 2>&1 | FileCheck %s --check-prefix=BAD
-// BAD: error: reduce-mode=expand is not a mode; use direct, local or auto (in convert-coopvec-to-gpu)
-// BAD-SPIRV: error: in pipeline 'coopvec-lower-to-spirv': reduce-mode=expand is not valid: expected direct, local or auto
+// RUN: not coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-gpu{reduce-mode=bogus})' %s 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not coopvec-opt --split-input-file --pass-pipeline='builtin.module(coopvec-lower-to-spirv{reduce-mode=bogus})' %s 2>&1 | FileCheck %s --check-prefix=BAD-SPIRV
+// RUN: not coopvec-opt --split-input-file --pass-pipeline='builtin.module(coopvec-lower-to-nvvm{reduce-mode=bogus})' %s 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: reduce-mode=bogus is not a mode; use direct, local, expand or auto (in convert-coopvec-to-gpu)
+// BAD-SPIRV: error: in pipeline 'coopvec-lower-to-spirv': reduce-mode=bogus is not valid: expected direct, local, expand or auto
 
 // local: while some thread of the subgroup is pending (a subgroup vote),
 // the pending threads at the smallest pending address (low, then high 32

@@ -17,9 +17,9 @@
 
 // --reduce-mode is one of the modes, and an option of the default
 // pipeline (the engine's pipelineOptions), not of a --pipeline.
-// RUN: not coopvec-run %s --entry=scale --random --reduce-mode=expand 2>&1 \
+// RUN: not coopvec-run %s --entry=scale --random --reduce-mode=bogus 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REDUCE-MODE
-// REDUCE-MODE: coopvec-run: error: invalid value in '--reduce-mode=expand'
+// REDUCE-MODE: coopvec-run: error: invalid value in '--reduce-mode=bogus'
 // RUN: not coopvec-run %s --entry=scale --random --reduce-mode=local --pipeline='builtin.module(coopvec-lower-to-cpu)' 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=REDUCE-PIPELINE
 // REDUCE-PIPELINE: coopvec-run: error: --reduce-mode is an option of the default pipeline; with --pipeline, give it in the pipeline (coopvec-lower-to-<target>{reduce-mode=...})
