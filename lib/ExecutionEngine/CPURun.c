@@ -40,6 +40,11 @@ enum { kChunkAlignment = 64, kChunksPerThread = 8 };
 /// allocates (docs/execution-engine.md): beyond, fewer host threads run
 /// (down to one, which adds into the buffers themselves).
 static const int64_t kExpandBudgetBytes = (int64_t)256 << 20;
+/// Under reduce-mode=auto, the expand variant runs when its copies take at
+/// most this many bytes in all, else the atomic code on every host thread:
+/// with larger copies, zeroing and merging them cost more than the
+/// atomics they save (bench/scatter-add, docs/performance.md).
+static const int64_t kAutoExpandBytes = (int64_t)8 << 20;
 
 /// The C layout of a rank-1 memref descriptor.
 typedef struct MemRef1D {
@@ -50,19 +55,26 @@ typedef struct MemRef1D {
   int64_t strides[1];
 } MemRef1D;
 
-static CoopvecStatus resolveEntry(CoopvecFunction *function) {
-  if (function->entry)
+/// The entry point of `@<name><variant>_batched` into `*entry`.
+static CoopvecStatus resolve(CoopvecFunction *function, const char *variant,
+                             CoopvecPackedFunction *entry) {
+  if (*entry)
     return CoopvecStatusSuccess;
   char symbol[600];
-  snprintf(symbol, sizeof(symbol), "_mlir_ciface_%s_batched", function->name);
-  function->entry = (CoopvecPackedFunction)mlirExecutionEngineLookupPacked(
+  snprintf(symbol, sizeof(symbol), "_mlir_ciface_%s%s_batched", function->name,
+           variant);
+  *entry = (CoopvecPackedFunction)mlirExecutionEngineLookupPacked(
       function->engine->jit, mlirStringRefCreateFromCString(symbol));
-  if (function->entry)
+  if (*entry)
     return CoopvecStatusSuccess;
   return coopvecEngineFail(function->engine, CoopvecStatusNotFound,
-                           "the lowered module has no @%s_batched with "
+                           "the lowered module has no @%s%s_batched with "
                            "llvm.emit_c_interface",
-                           function->name);
+                           function->name, variant);
+}
+
+static CoopvecStatus resolveEntry(CoopvecFunction *function) {
+  return resolve(function, "", &function->entry);
 }
 
 //===----------------------------------------------------------------------===//
@@ -297,17 +309,36 @@ static CoopvecStatus reportPlan(CoopvecFunction *function, const Plan *plan) {
 }
 
 /// The host threads a run may use with the copies of its expanded buffers
-/// within kExpandBudgetBytes.
+/// within `budget` bytes.
 static int hostsForCopies(const CoopvecExpandTable *expand,
-                          const CoopvecArray *args, int threads) {
+                          const CoopvecArray *args, int threads,
+                          int64_t budget) {
   int64_t bytes = 0;
   for (intptr_t i = 0; expand && i < expand->count; ++i) {
     const CoopvecArray *arg = &args[expand->args[i]];
     bytes += arg->size * coopvecDTypeGetSize(arg->dtype);
   }
-  if (bytes == 0 || (threads - 1) * bytes <= kExpandBudgetBytes)
+  if (bytes == 0 || (threads - 1) * bytes <= budget)
     return threads;
-  return 1 + (int)(kExpandBudgetBytes / bytes);
+  return 1 + (int)(budget / bytes);
+}
+
+/// reduce-mode=auto: the expand variant of `function` when it has one and
+/// its copies for `threads` host threads fit kAutoExpandBytes (then
+/// `*entry` is its entry point); NULL to run the function itself.
+static const CoopvecExpandTable *autoVariant(CoopvecFunction *function,
+                                             const CoopvecArray *args,
+                                             int threads,
+                                             CoopvecStatus *status) {
+  char name[600];
+  snprintf(name, sizeof(name), "%s.expand", function->name);
+  const CoopvecExpandTable *variant =
+      coopvecEngineExpandedOf(function->engine, name);
+  if (!variant ||
+      hostsForCopies(variant, args, threads, kAutoExpandBytes) < threads)
+    return NULL;
+  *status = resolve(function, ".expand", &function->expandEntry);
+  return variant;
 }
 
 /// Zeroed copies of the expanded buffers for host threads 1 .. hosts-1.
@@ -337,11 +368,18 @@ CoopvecStatus coopvecCPURun(CoopvecFunction *function, int64_t batch,
   Plan plan;
   memset(&plan, 0, sizeof(plan));
   plan.expand = coopvecEngineExpandedOf(function->engine, function->name);
+  const CoopvecExpandTable *variant =
+      plan.expand || status ? NULL
+                            : autoVariant(function, args, threads, &status);
   if (plan.expand)
-    threads = hostsForCopies(plan.expand, args, threads);
+    threads = hostsForCopies(plan.expand, args, threads, kExpandBudgetBytes);
+  if (variant)
+    plan.expand = variant;
   plan.hosts = threads;
   if (!status)
     status = makePlan(function, batch, threads, args, results, &plan);
+  for (intptr_t i = 0; !status && variant && i < plan.numCalls; ++i)
+    plan.calls[i].entry = function->expandEntry;
   if (!status && plan.expand)
     status = allocateCopies(function, args, &plan);
   if (!status)

@@ -100,7 +100,10 @@ struct CoopvecFunction {
   bool *shadowed;
   intptr_t numShadowed;
   CoopvecPackedFunction entry; // CPU: resolved on the first run
-  void *backendData;           // other backends' per-function state
+  /// CPU, reduce-mode=auto: the function's expand variant
+  /// (`<name>.expand_batched`, Expand.c), resolved on its first run.
+  CoopvecPackedFunction expandEntry;
+  void *backendData; // other backends' per-function state
 };
 
 /// The run-time bounds checks of one lowered function (Status.c): its name

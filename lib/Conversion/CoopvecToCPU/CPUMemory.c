@@ -291,29 +291,6 @@ static void localAdd(CPULowering *l, CoopvecBuilder *b,
   coopvecFinishFor(&loop, 1, &next);
 }
 
-/// reduce-mode=auto (ReduceMode.h): a group whose enabled lanes all add at
-/// lane 0's address does one summed atomic; any other group one atomic per
-/// lane. Measured (bench/scatter-add, docs/performance.md): local's rounds
-/// cost more than the atomics they save unless nearly all lanes collide.
-static void autoAdd(CPULowering *l, CoopvecBuilder *b,
-                    const CoopvecElementAccess *a, MlirAttribute kind,
-                    MlirValue value, MlirValue enabled) {
-  MlirValue indices = laneIndices(l, b, a);
-  MlirValue address = coopvecBuildExtract(b, indices, 0);
-  MlirValue elsewhere = coopvecBuildBinaryOp(
-      b, "arith.xori", enabled, lanesAt(b, indices, address, enabled));
-  MlirValue anyEnabled = cpuAnyActive(&l->p, b, enabled);
-  CoopvecIfElse branch =
-      coopvecBuildIfElse(b, cpuAnyActive(&l->p, b, elsewhere), 0, NULL);
-  directAtomic(l, &branch.then, a, kind, value, enabled);
-  CoopvecIf any = coopvecBuildIf(&branch.otherwise, anyEnabled);
-  MlirValue sum = coopvecNarrowTo(
-      &any.then, sumOfLanes(&any.then, value, enabled), a->element);
-  coopvecBuildAtomic(&any.then, kind, sum, a->buffer, address);
-  coopvecFinishIf(&any);
-  coopvecFinishIfElse(&branch, NULL, NULL);
-}
-
 /// Whether `buffer` (lowered) is an argument of @f_batched that
 /// reduce-mode=expand gives per-host-thread copies.
 static bool isExpanded(CPULowering *l, MlirValue buffer) {
@@ -348,6 +325,44 @@ static void plainAdd(CPULowering *l, CoopvecBuilder *b,
   coopvecFinishFor(&loop, 0, NULL);
 }
 
+/// reduce-mode=auto and expand (ReduceMode.h): a group whose enabled
+/// lanes all add at lane 0's address adds their sum once (an atomic, or a
+/// plain add into an expanded copy); any other group adds lane by lane
+/// (directAtomic / plainAdd). Measured (bench/scatter-add,
+/// docs/performance.md): local's rounds cost more than the atomics they
+/// save unless nearly all lanes collide, and a chain of plain adds at one
+/// address is as slow as the atomics.
+static void addOnceOrPerLane(CPULowering *l, CoopvecBuilder *b,
+                             const CoopvecElementAccess *a, MlirAttribute kind,
+                             MlirValue value, MlirValue enabled, bool plain) {
+  MlirValue indices = laneIndices(l, b, a);
+  MlirValue address = coopvecBuildExtract(b, indices, 0);
+  MlirValue elsewhere = coopvecBuildBinaryOp(
+      b, "arith.xori", enabled, lanesAt(b, indices, address, enabled));
+  MlirValue anyEnabled = cpuAnyActive(&l->p, b, enabled);
+  CoopvecIfElse branch =
+      coopvecBuildIfElse(b, cpuAnyActive(&l->p, b, elsewhere), 0, NULL);
+  if (plain)
+    plainAdd(l, &branch.then, a, value, enabled);
+  else
+    directAtomic(l, &branch.then, a, kind, value, enabled);
+  CoopvecIf any = coopvecBuildIf(&branch.otherwise, anyEnabled);
+  CoopvecBuilder *in = &any.then;
+  MlirValue sum =
+      coopvecNarrowTo(in, sumOfLanes(in, value, enabled), a->element);
+  if (plain)
+    coopvecBuildMemrefStore(
+        in,
+        coopvecBuildBinaryOp(
+            in, mlirTypeIsAFloat(a->element) ? "arith.addf" : "arith.addi",
+            coopvecBuildMemrefLoad(in, a->buffer, address), sum),
+        a->buffer, address);
+  else
+    coopvecBuildAtomic(in, kind, sum, a->buffer, address);
+  coopvecFinishIf(&any);
+  coopvecFinishIfElse(&branch, NULL, NULL);
+}
+
 static MlirValue cpuAtomic(CoopvecPerThread *p, CoopvecBuilder *b,
                            const CoopvecElementAccess *a, MlirAttribute kind,
                            MlirValue value, MlirValue mask) {
@@ -356,9 +371,9 @@ static MlirValue cpuAtomic(CoopvecPerThread *p, CoopvecBuilder *b,
   if (p->reduceMode == CoopvecReduceDirect || !coopvecIsScatterAdd(a, kind))
     return directAtomic(l, b, a, kind, value, enabled);
   if (p->reduceMode == CoopvecReduceExpand && isExpanded(l, a->buffer))
-    plainAdd(l, b, a, value, enabled);
+    addOnceOrPerLane(l, b, a, kind, value, enabled, true);
   else if (p->reduceMode == CoopvecReduceAuto)
-    autoAdd(l, b, a, kind, value, enabled);
+    addOnceOrPerLane(l, b, a, kind, value, enabled, false);
   else // local, and expand's other scatter-adds
     localAdd(l, b, a, kind, value, enabled);
   // No op uses the old values (coopvecIsScatterAdd).

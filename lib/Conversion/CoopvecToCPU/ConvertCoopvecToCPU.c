@@ -250,7 +250,7 @@ static void recordExpandedArgs(CPULowering *l, MlirOperation module,
 /// erases `func`. Uniform ops are moved into the lane loop in order;
 /// coopvec ops are lowered in place of them.
 static bool lowerFunction(MlirOperation module, MlirOperation func,
-                          const Resolved *resolved) {
+                          const Resolved *resolved, CoopvecReduceMode mode) {
   MlirContext ctx = mlirOperationGetContext(func);
   MlirLocation loc = mlirOperationGetLocation(func);
   CPULowering l;
@@ -264,7 +264,7 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
   l.laneType = mlirVectorTypeGet(1, &lanes, mlirF32TypeGet(ctx));
   coopvecPerThreadInit(&l.p, ctx, &cpuMapping, &l, l.laneType);
   l.p.boundsChecks = resolved->boundsChecks;
-  l.p.reduceMode = resolved->reduceMode;
+  l.p.reduceMode = mode;
   coopvecPerThreadAnalyze(&l.p, func);
   MlirOperation batched = createBatchedFunction(module, func, resolved);
   createLaneLoop(&l, batched, loc);
@@ -286,6 +286,42 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
   free(l.widened);
   mlirOperationDestroy(func);
   return ok;
+}
+
+static bool hasExpandableArgument(MlirOperation func) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); ++i)
+    if (coopvecArgumentIsExpandable(mlirBlockGetArgument(body, i)))
+      return true;
+  return false;
+}
+
+/// Lowers `func` in the resolved mode. Under auto, a function with an
+/// expandable argument is lowered twice: @f_batched with atomics (auto's
+/// own code) and @"f.expand_batched" under expand, which the engine runs
+/// when the per-host-thread copies are small enough (docs/passes.md,
+/// "reduce-mode"; COOPVEC_EXPAND_VARIANT_SUFFIX).
+static bool lowerVariants(MlirOperation module, MlirOperation func,
+                          const Resolved *resolved) {
+  if (resolved->reduceMode == CoopvecReduceAuto &&
+      hasExpandableArgument(func)) {
+    MlirOperation variant = mlirOperationClone(func);
+    MlirStringRef name = coopvecSymbolNameOf(func);
+    CoopvecBuffer text = {0};
+    coopvecBufferAppendf(&text, "%.*s%s", (int)name.length, name.data,
+                         COOPVEC_EXPAND_VARIANT_SUFFIX);
+    mlirOperationSetAttributeByName(
+        variant, mlirStringRefCreateFromCString("sym_name"),
+        mlirStringAttrGet(mlirOperationGetContext(func),
+                          mlirStringRefCreate(text.data, text.size)));
+    coopvecBufferFree(&text);
+    mlirBlockInsertOwnedOperationAfter(
+        mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)), func,
+        variant);
+    if (!lowerFunction(module, variant, resolved, CoopvecReduceExpand))
+      return false;
+  }
+  return lowerFunction(module, func, resolved, resolved->reduceMode);
 }
 
 //===----------------------------------------------------------------------===//
@@ -361,7 +397,7 @@ static void runConvert(MlirOperation module, MlirExternalPass pass,
   ok = ok && coopvecPrepareFunctions(module, &perThread, passName, "_batched",
                                      checkCPUOp);
   for (intptr_t i = 0; ok && i < perThread.count; ++i)
-    ok = lowerFunction(module, perThread.ops[i], &resolved);
+    ok = lowerVariants(module, perThread.ops[i], &resolved);
   free(perThread.ops);
   coopvecCPUTargetFree(&resolved.target);
   if (!ok)

@@ -64,5 +64,8 @@ bool coopvecArgumentIsExpandable(MlirValue arg);
 /// each lowered function's name to an array<i64> of argument indices (of
 /// the per-thread function), read by the execution engine.
 #define COOPVEC_EXPANDED_ARGS_ATTR "coopvec.expanded_args"
+/// Under auto, the CPU also lowers a function `f` with an expandable
+/// argument as `f` + this suffix under expand (`@"f.expand_batched"`).
+#define COOPVEC_EXPAND_VARIANT_SUFFIX ".expand"
 
 #endif // COOPVEC_LIB_CONVERSION_PERTHREAD_REDUCEMODE_H

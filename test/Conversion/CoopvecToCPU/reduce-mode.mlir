@@ -44,6 +44,7 @@
 // LOCAL-NEXT:      } else {
 // LOCAL-NEXT:        scf.yield %[[P]] : vector<4xi1>
 
+// AUTO: module attributes {coopvec.expanded_args = {scatter.expand_batched = array<i64: 1>}}
 // AUTO-LABEL: func.func @scatter_batched(
 // AUTO:         %[[IDX:.*]] = arith.index_cast %{{.*}} : vector<4xi32> to vector<4xindex>
 // AUTO:         %[[AT:.*]] = vector.extract %[[IDX]][0] : index from vector<4xindex>
@@ -66,20 +67,39 @@
 // AUTO-NEXT:        %[[SUM:.*]] = vector.reduction <add>, %[[SEL]]
 // AUTO-NEXT:        memref.atomic_rmw addf %[[SUM]], %{{.*}}[%[[AT]]]
 
-// expand: plain load / add / store per enabled lane into the buffer the
-// engine replaces by a host thread's copy; the module names the argument.
+// expand: as auto, with plain loads and stores into the buffer the engine
+// replaces by a host thread's copy (one summed add when every enabled
+// lane adds at lane 0's address, else one per lane); the module names the
+// argument.
 // EXPAND: module attributes {coopvec.expanded_args = {scatter_batched = array<i64: 1>}}
 // EXPAND-LABEL: func.func @scatter_batched(
 // EXPAND:         %[[IDX:.*]] = arith.index_cast %{{.*}} : vector<4xi32> to vector<4xindex>
-// EXPAND:         scf.for %[[L:.*]] = %c0 to %c4 step %c1 {
-// EXPAND-NEXT:      %[[BIT:.*]] = vector.extract %{{.*}}[%[[L]]] : i1 from vector<4xi1>
-// EXPAND-NEXT:      scf.if %[[BIT]] {
-// EXPAND-NEXT:        %[[AT:.*]] = vector.extract %[[IDX]][%[[L]]] : index from vector<4xindex>
-// EXPAND-NEXT:        %[[OLD:.*]] = memref.load %arg2[%[[AT]]] : memref<?xf32>
-// EXPAND-NEXT:        %[[V:.*]] = vector.extract %{{.*}}[%[[L]]] : f32 from vector<4xf32>
-// EXPAND-NEXT:        %[[NEW:.*]] = arith.addf %[[OLD]], %[[V]] : f32
-// EXPAND-NEXT:        memref.store %[[NEW]], %arg2[%[[AT]]] : memref<?xf32>
+// EXPAND-NEXT:    %[[AT0:.*]] = vector.extract %[[IDX]][0] : index from vector<4xindex>
+// EXPAND:         %[[ANY:.*]] = vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
+// EXPAND-NEXT:    %[[OTHER:.*]] = vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
+// EXPAND-NEXT:    scf.if %[[OTHER]] {
+// EXPAND-NEXT:      scf.for %[[L:.*]] = %c0 to %c4 step %c1 {
+// EXPAND-NEXT:        %[[BIT:.*]] = vector.extract %{{.*}}[%[[L]]] : i1 from vector<4xi1>
+// EXPAND-NEXT:        scf.if %[[BIT]] {
+// EXPAND-NEXT:          %[[AT:.*]] = vector.extract %[[IDX]][%[[L]]] : index from vector<4xindex>
+// EXPAND-NEXT:          %[[OLD:.*]] = memref.load %arg2[%[[AT]]] : memref<?xf32>
+// EXPAND-NEXT:          %[[V:.*]] = vector.extract %{{.*}}[%[[L]]] : f32 from vector<4xf32>
+// EXPAND-NEXT:          %[[NEW:.*]] = arith.addf %[[OLD]], %[[V]] : f32
+// EXPAND-NEXT:          memref.store %[[NEW]], %arg2[%[[AT]]] : memref<?xf32>
+// EXPAND:         } else {
+// EXPAND-NEXT:      scf.if %[[ANY]] {
+// EXPAND:             %[[SUM:.*]] = vector.reduction <add>
+// EXPAND-NEXT:        %[[OLD0:.*]] = memref.load %arg2[%[[AT0]]] : memref<?xf32>
+// EXPAND-NEXT:        %[[NEW0:.*]] = arith.addf %[[OLD0]], %[[SUM]] : f32
+// EXPAND-NEXT:        memref.store %[[NEW0]], %arg2[%[[AT0]]] : memref<?xf32>
 // EXPAND-NOT:     memref.atomic_rmw
+
+// auto also lowers a function with an expandable argument under expand, as
+// @"<f>.expand_batched", which the engine runs when the copies are small.
+// AUTO-LABEL: func.func @scatter.expand_batched(
+// AUTO-NOT:       memref.atomic_rmw
+// AUTO:           memref.store
+// AUTO-NOT:       memref.atomic_rmw
 
 // PIPELINE-LABEL: llvm.func @scatter_batched(
 // PIPELINE:         llvm.intr.vector.reduce.fadd

@@ -40,6 +40,17 @@
 // The integer bins are exact: equal to direct's on one thread.
 // RUN: %if !coopvec-run-target %{ grep -A1 'argument 5' %t/expand3.txt > %t/expand3-count.txt %}
 // RUN: %if !coopvec-run-target %{ grep -A1 'argument 5' %t/direct1.txt | diff - %t/expand3-count.txt %}
+// auto runs @"scatter.expand_batched" (copies of the f32 / i32 buffers)
+// while the copies take at most 8 MiB, else @scatter_batched (atomics):
+// %g of 3,000,000 f32 (12 MB per copy) takes the atomic code on 2 and 3
+// host threads, the expand variant on 1 (no copy).
+// RUN: %if !coopvec-run-target %{ coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=306 --check --reduce-mode=auto --threads=3 | FileCheck %s --check-prefix=SCATTER %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %t/big.mlir --entry=big --batch=1029 --random --seed=307 --memref-size=1:3000000 --check --threads=2 | FileCheck %s --check-prefix=BIG %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %t/big.mlir --entry=big --batch=1029 --random --seed=307 --memref-size=1:3000000 --check --threads=3 | FileCheck %s --check-prefix=BIG %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %t/big.mlir --entry=big --batch=1029 --random --seed=307 --memref-size=1:3000000 --check --threads=1 | FileCheck %s --check-prefix=BIG %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %t/big.mlir --entry=big --batch=1029 --random --seed=307 --memref-size=1:3000000 --check --threads=2 --reduce-mode=expand | FileCheck %s --check-prefix=BIG %}
+// BIG:      argument 1 (written): max abs error {{.*}}: PASS
+// BIG-NEXT: {{^PASS$}}
 // Odd lane counts (CPU; dropped on GPU targets): the last group is partial
 // in a different place.
 // RUN: coopvec-run %t/scatter.mlir --entry=scatter --batch=1029 --random --seed=304 --check --lanes=7 --reduce-mode=local | FileCheck %s --check-prefix=SCATTER
@@ -99,6 +110,21 @@ func.func @scatter(%x: !coopvec.vec<2, f32>, %one: memref<1xf32>, %few: memref<4
   %c = memref.atomic_rmw addf %e#1, %many[%at1000] : (f32, memref<1000xf32>) -> f32
   %d = memref.atomic_rmw addf %h, %half[%at4] : (f16, memref<4xf16>) -> f16
   %n = memref.atomic_rmw addi %i1, %count[%at4] : (i32, memref<4xi32>) -> i32
+  return
+}
+
+//--- big.mlir
+// Thread t adds x1 at (x0 + 1) * 2^20, in [0, 2^21): spread over a
+// buffer of 3,000,000 elements, whose copies do not fit auto's 8 MiB.
+func.func @big(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>) {
+  %k1 = arith.constant 1.0 : f32
+  %scale = arith.constant 1048576.0 : f32
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %p = arith.addf %e#0, %k1 : f32
+  %f = arith.mulf %p, %scale : f32
+  %i = arith.fptosi %f : f32 to i32
+  %at = arith.index_cast %i : i32 to index
+  %old = memref.atomic_rmw addf %e#1, %g[%at] : (f32, memref<?xf32>) -> f32
   return
 }
 
