@@ -24,7 +24,8 @@ def compile(packed, target="cpu", *, num_threads=0, gradient=None,
       ``'inference'`` layout, whose weights are read-only and have no
       gradient (docs/autodiff.md); True with that layout is a ValueError.
     - `reduce_mode`: how scatter-adds at per-thread indices are lowered:
-      ``'direct'``, ``'local'`` or ``'auto'`` (the default), the
+      ``'direct'``, ``'local'``, ``'expand'`` or ``'auto'`` (the default),
+      the
       ``reduce-mode`` option of the target's lowering pipeline
       (docs/passes.md). A value the lowering does not know raises
       :class:`coopvec.EngineError` with the lowering's message.

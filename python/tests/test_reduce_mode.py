@@ -19,13 +19,13 @@ def test_modes_agree(rng, dtype):
     x = inputs(rng, 31, 5, dtype)
     dy = inputs(rng, 31, 3, dtype)
     results = {}
-    for mode in ("direct", "local", "auto"):
+    for mode in ("direct", "local", "expand", "auto"):
         model = coopvec.compile(packed, reduce_mode=mode)
         assert model.reduce_mode == mode
         y = model(x)
         dx, dbuffer = model.backward(x, dy)
         results[mode] = (y, dx, dbuffer)
-    for mode in ("local", "auto"):
+    for mode in ("local", "expand", "auto"):
         for got, want in zip(results[mode], results["direct"]):
             np.testing.assert_array_equal(got, want)
 

@@ -466,8 +466,9 @@ static const CoopvecPassOption convertOptions[] = {
      "summed first, one atomic per distinct address), expand (buffers only "
      "scatter-added into: plain adds into per-host-thread copies the "
      "engine merges after the run; other scatter-adds as local) or auto "
-     "(one summed "
-     "atomic for a group whose lanes all add at one address, else direct)"},
+     "(one summed atomic for a group whose lanes all add at one address, "
+     "else direct; plus an expand variant the engine runs while the copies "
+     "fit 8 MiB)"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {
