@@ -280,7 +280,7 @@ static CoopvecStatus makePlan(CoopvecFunction *function, int64_t batch,
 }
 
 static void freePlan(Plan *plan) {
-  if (plan->copies)
+  if (plan->copies && plan->expand)
     for (size_t i = 0; i < (size_t)plan->hosts * plan->expand->count; ++i)
       free(plan->copies[i]);
   free(plan->copies);
