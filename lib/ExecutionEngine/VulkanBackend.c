@@ -333,16 +333,22 @@ static CoopvecStatus lowerForDevice(CoopvecEngine *engine,
   bool denorms =
       coopvecUseFloatControl(module, p12->shaderDenormPreserveFloat32,
                              p12->shaderDenormPreserveFloat16);
-  char pipeline[400];
-  snprintf(pipeline, sizeof(pipeline),
-           "builtin.module(coopvec-lower-to-spirv{mode=%s binary=false "
-           "subgroup-size=%u atomic-float=%s workgroup-memory=%u "
-           "signed-zero-inf-nan-preserve=%s denorm-preserve=%s})",
-           modeFor(device), device->subgroup.subgroupSize,
-           atomicFloat ? "true" : "false",
-           shared < kMaxWorkgroupMemory ? shared : kMaxWorkgroupMemory,
-           preserve ? "true" : "false", denorms ? "true" : "false");
-  return coopvecEngineLower(engine, module, pipeline);
+  CoopvecBuffer pipeline = {0};
+  coopvecBufferAppendf(
+      &pipeline,
+      "builtin.module(coopvec-lower-to-spirv{mode=%s binary=false "
+      "subgroup-size=%u atomic-float=%s workgroup-memory=%u "
+      "signed-zero-inf-nan-preserve=%s denorm-preserve=%s%s%s})",
+      modeFor(device), device->subgroup.subgroupSize,
+      atomicFloat ? "true" : "false",
+      shared < kMaxWorkgroupMemory ? shared : kMaxWorkgroupMemory,
+      preserve ? "true" : "false", denorms ? "true" : "false",
+      engine->pipelineOptions ? " " : "",
+      engine->pipelineOptions ? engine->pipelineOptions : "");
+  CoopvecStatus status =
+      coopvecEngineLower(engine, module, coopvecBufferStr(&pipeline));
+  coopvecBufferFree(&pipeline);
+  return status;
 }
 
 static MlirAttribute attributeOf(MlirOperation op, const char *name) {

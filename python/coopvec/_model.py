@@ -10,7 +10,8 @@ _DTYPE_CODES = {np.dtype(np.float16): _lib.DTYPE_F16,
                 np.dtype(np.float32): _lib.DTYPE_F32}
 
 
-def compile(packed, target="cpu", *, num_threads=0, gradient=None):
+def compile(packed, target="cpu", *, num_threads=0, gradient=None,
+            reduce_mode="auto"):
     """Compiles a packed network (:func:`coopvec.nn.pack`) for `target` and
     returns a :class:`Model`.
 
@@ -22,12 +23,28 @@ def compile(packed, target="cpu", *, num_threads=0, gradient=None):
       with ``coopvec-autodiff``. The default is True except for the
       ``'inference'`` layout, whose weights are read-only and have no
       gradient (docs/autodiff.md); True with that layout is a ValueError.
+    - `reduce_mode`: how scatter-adds at per-thread indices are lowered:
+      ``'direct'``, ``'local'``, ``'expand'`` or ``'auto'`` (the default),
+      the
+      ``reduce-mode`` option of the target's lowering pipeline
+      (docs/passes.md). A value the lowering does not know raises
+      :class:`coopvec.EngineError` with the lowering's message.
 
     The weights are not copied: every call passes ``packed.buffer`` to the
     compiled code, so in-place updates (an optimizer step) take effect at
     the next call.
     """
-    return Model(packed, target, num_threads=num_threads, gradient=gradient)
+    return Model(packed, target, num_threads=num_threads, gradient=gradient,
+                 reduce_mode=reduce_mode)
+
+
+def _pipeline_options(reduce_mode):
+    """The engine's options for the target's default pipeline: None (none)
+    for 'auto', the pipelines' default."""
+    if not isinstance(reduce_mode, str):
+        raise TypeError(f"coopvec: reduce_mode must be a str, not "
+                        f"{type(reduce_mode).__name__}")
+    return None if reduce_mode == "auto" else f"reduce-mode={reduce_mode}"
 
 
 def _num_threads(value):
@@ -47,7 +64,7 @@ class Model:
     :class:`~coopvec.nn.PackedNet` whose buffer the model reads at every
     call), ``target``, ``dtype``, ``in_features``, ``out_features``,
     ``num_threads`` (host threads per call, 0 for all cores; may be
-    changed), ``has_gradient``, ``source`` (the generated MLIR of
+    changed), ``reduce_mode``, ``has_gradient``, ``source`` (the generated MLIR of
     ``@forward``, with comments on where each layer's parameters are),
     ``mlir`` (the module the engine compiled, as MLIR prints it: ``@forward``
     and, with a gradient, the ``@forward_grad`` that ``coopvec-autodiff``
@@ -56,7 +73,8 @@ class Model:
 
     __module__ = "coopvec"
 
-    def __init__(self, packed, target="cpu", *, num_threads=0, gradient=None):
+    def __init__(self, packed, target="cpu", *, num_threads=0, gradient=None,
+                 reduce_mode="auto"):
         if not isinstance(packed, nn.PackedNet):
             raise TypeError("coopvec: compile() takes a PackedNet (from "
                             f"coopvec.nn.pack), not {type(packed).__name__}")
@@ -75,7 +93,9 @@ class Model:
         self.num_threads = _num_threads(num_threads)
         self.has_gradient = bool(gradient)
         target_code = _lib.target_from_name(target)
+        pipeline_options = _pipeline_options(reduce_mode)
         self.target = target
+        self.reduce_mode = reduce_mode
         source = self.source = _codegen.generate(packed)
         context = _lib.Context()
         module = None
@@ -94,7 +114,8 @@ class Model:
             raise
         # The engine keeps a verified clone of the module and owns the
         # context from here on (it frees both if it fails).
-        self._engine = _lib.Engine(context, module, target_code)
+        self._engine = _lib.Engine(context, module, target_code,
+                                   pipeline_options)
         engine = self._engine
         self._forward = self._lookup(_codegen.FUNCTION, 2, 1)
         self._grad = (self._lookup(_codegen.FUNCTION + "_grad", 4, 1)

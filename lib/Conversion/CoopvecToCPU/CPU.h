@@ -36,6 +36,10 @@ typedef struct CPULowering {
   /// (CPUMatvec.c, widenedCopy).
   struct CPUWidenedMatrix *widened;
   intptr_t numWidened, widenedCapacity;
+  /// reduce-mode=expand: which arguments of the per-thread function get
+  /// per-host-thread copies (ReduceMode.h); NULL in other modes.
+  bool *expandedArgs;
+  intptr_t numArgs;
 } CPULowering;
 
 static inline CPULowering *cpuOf(CoopvecPerThread *p) {

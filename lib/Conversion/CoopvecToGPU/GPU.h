@@ -48,12 +48,13 @@ typedef enum GPUSchedule {
 typedef struct GPUConfig {
   GPUMatvecMode matvec;
   bool allowTF32;
-  int64_t blockSize;        // threads per workgroup
-  int64_t subgroupSize;     // threads per subgroup (an NVIDIA warp: 32)
-  int64_t workgroupMemory;  // bytes the tensor-core staging may use
-  int64_t registerElements; // vecs up to this size stay in SSA; 0: auto
-  bool builtinLaneId;       // leader: gpu.lane_id == 0 (any subgroup size)
-  bool boundsChecks;        // run-time checks of accesses (Memory.c)
+  int64_t blockSize;            // threads per workgroup
+  int64_t subgroupSize;         // threads per subgroup (an NVIDIA warp: 32)
+  int64_t workgroupMemory;      // bytes the tensor-core staging may use
+  int64_t registerElements;     // vecs up to this size stay in SSA; 0: auto
+  bool builtinLaneId;           // leader: gpu.lane_id == 0 (any subgroup size)
+  bool boundsChecks;            // run-time checks of accesses (Memory.c)
+  CoopvecReduceMode reduceMode; // scatter-adds (ReduceMode.h), resolved
 } GPUConfig;
 
 /// The workgroup buffers the tensor-core matvecs of a kernel share, in
