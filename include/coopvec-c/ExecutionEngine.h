@@ -87,6 +87,13 @@ typedef struct CoopvecEngineOptions {
   /// order (coopvecTargetListDevices). A device that does not exist fails
   /// coopvecEngineCompile with CoopvecStatusNoDevice. The CPU ignores it.
   int device;
+  /// NULL (the default) or option words (`reduce-mode=local`) that the
+  /// target's default pipeline gets in the braces of its
+  /// `coopvec-lower-to-<target>{...}`, after the options the backend
+  /// chooses for the device; a word the pipeline does not know fails
+  /// coopvecEngineCompile with the pipeline's message. Not with `pipeline`
+  /// (CoopvecStatusInvalidArgument: that pipeline is the whole lowering).
+  const char *pipelineOptions;
 } CoopvecEngineOptions;
 
 /// The CPU target, the default pipeline, no lowered module, no libraries.

@@ -21,6 +21,7 @@
 #include "Target/CPUTarget.h"
 
 #include "coopvec-c/Passes.h"
+#include "coopvec-c/Support.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/Pass.h>
@@ -244,16 +245,25 @@ CoopvecStatus coopvecCPUCompile(CoopvecEngine *engine) {
   double start = nowSeconds();
   MlirOperation module;
   CoopvecStatus status = coopvecEngineCloneForLowering(engine, &module);
+  CoopvecBuffer pipeline = {0};
+  if (engine->pipelineOptions)
+    coopvecBufferAppendf(&pipeline, "builtin.module(coopvec-lower-to-cpu{%s})",
+                         engine->pipelineOptions);
+  else
+    coopvecBufferAppendStr(&pipeline, engine->pipeline ? engine->pipeline
+                                                       : kDefaultPipeline);
   if (status == CoopvecStatusSuccess)
-    status = coopvecEngineLower(
-        engine, module, engine->pipeline ? engine->pipeline : kDefaultPipeline);
+    status = coopvecEngineLower(engine, module, coopvecBufferStr(&pipeline));
+  coopvecBufferFree(&pipeline);
   double lowered = nowSeconds();
   if (status == CoopvecStatusSuccess)
     status = checkLLVMOnly(engine, module);
   if (status == CoopvecStatusSuccess)
     status = checkHost(engine, module);
-  if (status == CoopvecStatusSuccess)
+  if (status == CoopvecStatusSuccess) {
     coopvecEngineCollectChecks(engine, module, "_batched");
+    coopvecEngineCollectExpanded(engine, module, "_batched");
+  }
   if (status == CoopvecStatusSuccess)
     status = jit(engine, module);
   // The JIT holds its own LLVM module; the lowered clone can go.

@@ -17,7 +17,9 @@
 // chunk: accumulations are atomic adds in the compiled code; plain stores
 // race, so the 64-thread group holding the last thread runs after all the
 // others, and the last thread's store stays, as with one host thread
-// (docs/execution-model.md).
+// (docs/execution-model.md). Buffers that reduce-mode=expand adds into
+// without atomics (Expand.c) are the exception: each host thread but the
+// first gets its own zeroed copy, merged into the buffer after the run.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,6 +36,16 @@
 
 enum { kChunkAlignment = 64, kChunksPerThread = 8 };
 
+/// The most bytes of per-host-thread copies of expanded buffers one run
+/// allocates (docs/execution-engine.md): beyond, fewer host threads run
+/// (down to one, which adds into the buffers themselves).
+static const int64_t kExpandBudgetBytes = (int64_t)256 << 20;
+/// Under reduce-mode=auto, the expand variant runs when its copies take at
+/// most this many bytes in all, else the atomic code on every host thread:
+/// with larger copies, zeroing and merging them cost more than the
+/// atomics they save (bench/scatter-add, docs/performance.md).
+static const int64_t kAutoExpandBytes = (int64_t)8 << 20;
+
 /// The C layout of a rank-1 memref descriptor.
 typedef struct MemRef1D {
   void *allocated;
@@ -43,19 +55,26 @@ typedef struct MemRef1D {
   int64_t strides[1];
 } MemRef1D;
 
-static CoopvecStatus resolveEntry(CoopvecFunction *function) {
-  if (function->entry)
+/// The entry point of `@<name><variant>_batched` into `*entry`.
+static CoopvecStatus resolve(CoopvecFunction *function, const char *variant,
+                             CoopvecPackedFunction *entry) {
+  if (*entry)
     return CoopvecStatusSuccess;
   char symbol[600];
-  snprintf(symbol, sizeof(symbol), "_mlir_ciface_%s_batched", function->name);
-  function->entry = (CoopvecPackedFunction)mlirExecutionEngineLookupPacked(
+  snprintf(symbol, sizeof(symbol), "_mlir_ciface_%s%s_batched", function->name,
+           variant);
+  *entry = (CoopvecPackedFunction)mlirExecutionEngineLookupPacked(
       function->engine->jit, mlirStringRefCreateFromCString(symbol));
-  if (function->entry)
+  if (*entry)
     return CoopvecStatusSuccess;
   return coopvecEngineFail(function->engine, CoopvecStatusNotFound,
-                           "the lowered module has no @%s_batched with "
+                           "the lowered module has no @%s%s_batched with "
                            "llvm.emit_c_interface",
-                           function->name);
+                           function->name, variant);
+}
+
+static CoopvecStatus resolveEntry(CoopvecFunction *function) {
+  return resolve(function, "", &function->entry);
 }
 
 //===----------------------------------------------------------------------===//
@@ -134,16 +153,42 @@ typedef struct Plan {
   MemRef1D **pointers;
   void **packed;
   pthread_t *threads;
+  struct Worker *workers;
+  /// reduce-mode=expand (Expand.c): the expanded arguments, and the copies
+  /// of host threads 1 .. hosts-1 (copies[host * count + i]).
+  const CoopvecExpandTable *expand;
+  void **copies;
+  int hosts;
 } Plan;
+
+typedef struct Worker {
+  Plan *plan;
+  int host; // 0: the calling thread
+} Worker;
+
+/// Points the expanded arguments of `call` at host `host`'s copies (host 0
+/// adds into the buffers themselves).
+static void useCopies(const Plan *plan, Call *call, int host) {
+  if (!plan->expand || host == 0)
+    return;
+  for (intptr_t i = 0; i < plan->expand->count; ++i) {
+    MemRef1D *descriptor = &call->descriptors[1 + plan->expand->args[i]];
+    void *copy = plan->copies[(size_t)host * plan->expand->count + i];
+    descriptor->allocated = descriptor->aligned = copy;
+  }
+}
 
 /// A host thread: takes chunks until none is left. Taking them one at a
 /// time (rather than one fixed share per thread) keeps every core busy
 /// when some run slower (another process, a hypervisor taking a vCPU).
 static void *work(void *userData) {
-  Plan *plan = userData;
+  Worker *worker = userData;
+  Plan *plan = worker->plan;
   intptr_t i;
-  while ((i = atomic_fetch_add(&plan->next, 1)) < plan->numParallel)
+  while ((i = atomic_fetch_add(&plan->next, 1)) < plan->numParallel) {
+    useCopies(plan, &plan->calls[i], worker->host);
     runCall(&plan->calls[i]);
+  }
   return NULL;
 }
 
@@ -159,11 +204,14 @@ static void runPlan(Plan *plan, int threads) {
   int helpers =
       plan->numParallel < threads ? (int)plan->numParallel - 1 : threads - 1;
   int started = 0;
+  // helpers is -1 for an empty batch: the calling thread still looks.
+  for (int host = 0; host == 0 || host <= helpers; ++host)
+    plan->workers[host] = (Worker){plan, host};
   while (started < helpers &&
          pthread_create(&plan->threads[started], hasAttr ? &attr : NULL, work,
-                        plan) == 0)
+                        &plan->workers[started + 1]) == 0)
     ++started;
-  work(plan);
+  work(&plan->workers[0]);
   for (int i = 0; i < started; ++i)
     pthread_join(plan->threads[i], NULL);
   if (initialized)
@@ -194,8 +242,9 @@ static CoopvecStatus allocatePlan(CoopvecFunction *function, int threads,
   plan->pointers = calloc(calls * slots + 1, sizeof(MemRef1D *));
   plan->packed = calloc(calls * slots + 1, sizeof(void *));
   plan->threads = calloc((size_t)threads + 1, sizeof(pthread_t));
+  plan->workers = calloc((size_t)threads + 1, sizeof(Worker));
   if (plan->calls && plan->descriptors && plan->pointers && plan->packed &&
-      plan->threads)
+      plan->threads && plan->workers)
     return CoopvecStatusSuccess;
   return coopvecEngineFail(function->engine, CoopvecStatusOutOfMemory,
                            "out of memory");
@@ -231,6 +280,11 @@ static CoopvecStatus makePlan(CoopvecFunction *function, int64_t batch,
 }
 
 static void freePlan(Plan *plan) {
+  if (plan->copies && plan->expand)
+    for (size_t i = 0; i < (size_t)plan->hosts * plan->expand->count; ++i)
+      free(plan->copies[i]);
+  free(plan->copies);
+  free(plan->workers);
   free(plan->calls);
   free(plan->descriptors);
   free(plan->pointers);
@@ -254,6 +308,58 @@ static CoopvecStatus reportPlan(CoopvecFunction *function, const Plan *plan) {
   return coopvecEngineReportAccesses(function, count, key);
 }
 
+/// The host threads a run may use with the copies of its expanded buffers
+/// within `budget` bytes.
+static int hostsForCopies(const CoopvecExpandTable *expand,
+                          const CoopvecArray *args, int threads,
+                          int64_t budget) {
+  int64_t bytes = 0;
+  for (intptr_t i = 0; expand && i < expand->count; ++i) {
+    const CoopvecArray *arg = &args[expand->args[i]];
+    bytes += arg->size * coopvecDTypeGetSize(arg->dtype);
+  }
+  if (bytes == 0 || (threads - 1) * bytes <= budget)
+    return threads;
+  return 1 + (int)(budget / bytes);
+}
+
+/// reduce-mode=auto: the expand variant of `function` when it has one and
+/// its copies for `threads` host threads fit kAutoExpandBytes (then
+/// `*entry` is its entry point); NULL to run the function itself.
+static const CoopvecExpandTable *autoVariant(CoopvecFunction *function,
+                                             const CoopvecArray *args,
+                                             int threads,
+                                             CoopvecStatus *status) {
+  char name[600];
+  snprintf(name, sizeof(name), "%s.expand", function->name);
+  const CoopvecExpandTable *variant =
+      coopvecEngineExpandedOf(function->engine, name);
+  if (!variant ||
+      hostsForCopies(variant, args, threads, kAutoExpandBytes) < threads)
+    return NULL;
+  *status = resolve(function, ".expand", &function->expandEntry);
+  return variant;
+}
+
+/// Zeroed copies of the expanded buffers for host threads 1 .. hosts-1.
+static CoopvecStatus allocateCopies(CoopvecFunction *function,
+                                    const CoopvecArray *args, Plan *plan) {
+  intptr_t count = plan->expand->count;
+  plan->copies = calloc((size_t)plan->hosts * count + 1, sizeof(void *));
+  bool ok = plan->copies != NULL;
+  for (int host = 1; ok && host < plan->hosts; ++host)
+    for (intptr_t i = 0; ok && i < count; ++i) {
+      const CoopvecArray *arg = &args[plan->expand->args[i]];
+      ok =
+          (plan->copies[(size_t)host * count + i] = calloc(
+               (size_t)arg->size + 1, (size_t)coopvecDTypeGetSize(arg->dtype)));
+    }
+  return ok ? CoopvecStatusSuccess
+            : coopvecEngineFail(function->engine, CoopvecStatusOutOfMemory,
+                                "out of memory for the per-thread copies of "
+                                "reduce-mode=expand");
+}
+
 CoopvecStatus coopvecCPURun(CoopvecFunction *function, int64_t batch,
                             const CoopvecArray *args,
                             const CoopvecArray *results, int numThreads) {
@@ -261,10 +367,25 @@ CoopvecStatus coopvecCPURun(CoopvecFunction *function, int64_t batch,
   int threads = numThreads ? numThreads : coopvecGetDefaultNumThreads();
   Plan plan;
   memset(&plan, 0, sizeof(plan));
+  plan.expand = coopvecEngineExpandedOf(function->engine, function->name);
+  const CoopvecExpandTable *variant =
+      plan.expand || status ? NULL
+                            : autoVariant(function, args, threads, &status);
+  if (plan.expand)
+    threads = hostsForCopies(plan.expand, args, threads, kExpandBudgetBytes);
+  if (variant)
+    plan.expand = variant;
+  plan.hosts = threads;
   if (!status)
     status = makePlan(function, batch, threads, args, results, &plan);
+  for (intptr_t i = 0; !status && variant && i < plan.numCalls; ++i)
+    plan.calls[i].entry = function->expandEntry;
+  if (!status && plan.expand)
+    status = allocateCopies(function, args, &plan);
   if (!status)
     runPlan(&plan, threads);
+  if (!status && plan.expand)
+    coopvecExpandMerge(plan.expand, args, plan.copies, plan.hosts);
   if (!status)
     status = reportPlan(function, &plan);
   freePlan(&plan);

@@ -28,6 +28,7 @@
 
 #include "Target/NVPTXTarget.h"
 
+#include "coopvec-c/Support.h"
 #include "coopvec-c/Target.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -412,10 +413,16 @@ static CoopvecStatus lowerForDevice(CoopvecEngine *engine,
     return failWith(engine, CoopvecStatusCompileError,
                     "LLVM's NVPTX backend knows no chip for sm_%d (%s)",
                     state->smVersion, state->deviceName);
-  char pipeline[128];
-  snprintf(pipeline, sizeof(pipeline),
-           "builtin.module(coopvec-lower-to-nvvm{chip=%s binary=false})", chip);
-  return coopvecEngineLower(engine, module, pipeline);
+  CoopvecBuffer pipeline = {0};
+  coopvecBufferAppendf(
+      &pipeline,
+      "builtin.module(coopvec-lower-to-nvvm{chip=%s binary=false%s%s})", chip,
+      engine->pipelineOptions ? " " : "",
+      engine->pipelineOptions ? engine->pipelineOptions : "");
+  CoopvecStatus status =
+      coopvecEngineLower(engine, module, coopvecBufferStr(&pipeline));
+  coopvecBufferFree(&pipeline);
+  return status;
 }
 
 static CoopvecStatus compileOnDevice(CoopvecEngine *engine) {

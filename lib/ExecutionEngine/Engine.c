@@ -145,7 +145,15 @@ static CoopvecStatus copyOptions(CoopvecEngine *engine,
     return coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
                              "device index %d is negative", options->device);
   engine->device = options->device;
-  if (options->pipeline && !(engine->pipeline = copyString(options->pipeline)))
+  if (options->pipeline && options->pipelineOptions)
+    return coopvecEngineFail(engine, CoopvecStatusInvalidArgument,
+                             "pipeline options '%s' are for the target's "
+                             "default pipeline, not with pipeline '%s'",
+                             options->pipelineOptions, options->pipeline);
+  if ((options->pipeline &&
+       !(engine->pipeline = copyString(options->pipeline))) ||
+      (options->pipelineOptions &&
+       !(engine->pipelineOptions = copyString(options->pipelineOptions))))
     return coopvecEngineFail(engine, CoopvecStatusOutOfMemory, "out of memory");
   intptr_t count = options->numSharedLibPaths;
   engine->sharedLibPaths = calloc((size_t)count + 1, sizeof(char *));
@@ -277,7 +285,9 @@ void coopvecEngineDestroy(CoopvecEngine *engine) {
   for (intptr_t i = 0; i < engine->numSharedLibPaths; ++i)
     free(engine->sharedLibPaths[i]);
   free(engine->sharedLibPaths);
+  coopvecEngineFreeExpanded(engine);
   free(engine->pipeline);
+  free(engine->pipelineOptions);
   coopvecBufferFree(&engine->error);
   free(engine);
 }

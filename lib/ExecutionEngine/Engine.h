@@ -100,7 +100,10 @@ struct CoopvecFunction {
   bool *shadowed;
   intptr_t numShadowed;
   CoopvecPackedFunction entry; // CPU: resolved on the first run
-  void *backendData;           // other backends' per-function state
+  /// CPU, reduce-mode=auto: the function's expand variant
+  /// (`<name>.expand_batched`, Expand.c), resolved on its first run.
+  CoopvecPackedFunction expandEntry;
+  void *backendData; // other backends' per-function state
 };
 
 /// The run-time bounds checks of one lowered function (Status.c): its name
@@ -111,13 +114,23 @@ typedef struct CoopvecCheckTable {
   intptr_t count;
 } CoopvecCheckTable;
 
+/// The arguments reduce-mode=expand gives per-host-thread copies in one
+/// lowered function (Expand.c): its name (without the target's suffix)
+/// and the argument indices.
+typedef struct CoopvecExpandTable {
+  char *function;
+  int64_t *args;
+  intptr_t count;
+} CoopvecExpandTable;
+
 struct CoopvecEngine {
   CoopvecTarget target;
   const CoopvecBackend *backend;
-  void *backendState;   // the backend's (the CPU uses `jit`)
-  char *pipeline;       // NULL: the default
-  int device;           // CoopvecEngineOptions.device
-  double deviceSeconds; // the last run's kernel time, -1: not measured
+  void *backendState;    // the backend's (the CPU uses `jit`)
+  char *pipeline;        // NULL: the default
+  char *pipelineOptions; // for the default pipeline; NULL: none
+  int device;            // CoopvecEngineOptions.device
+  double deviceSeconds;  // the last run's kernel time, -1: not measured
   MlirOperation source;
   MlirOperation lowered; // a clone of the options' module, or null
   bool shadows;          // the compiled code takes f32 shadows (Shadows.h)
@@ -130,7 +143,23 @@ struct CoopvecEngine {
   intptr_t numFunctions;
   CoopvecCheckTable *checkTables; // of the compiled code
   intptr_t numCheckTables;
+  CoopvecExpandTable *expandTables; // of the compiled code (CPU)
+  intptr_t numExpandTables;
 };
+
+/// Expand.c: the `coopvec.expanded_args` of the functions of `lowered`
+/// whose names end in `suffix`, kept by the engine; the table of compiled
+/// function `function` (its source name), or NULL when it has none.
+void coopvecEngineCollectExpanded(CoopvecEngine *engine, MlirOperation lowered,
+                                  const char *suffix);
+const CoopvecExpandTable *coopvecEngineExpandedOf(const CoopvecEngine *engine,
+                                                  const char *function);
+void coopvecEngineFreeExpanded(CoopvecEngine *engine);
+/// Adds the copies of hosts 1 .. hosts-1 (copies[host * count + i], the
+/// copy of argument table->args[i]) into the arguments' buffers.
+void coopvecExpandMerge(const CoopvecExpandTable *table,
+                        const CoopvecArray *args, void *const *copies,
+                        int hosts);
 
 /// Status.c: the `coopvec.bounds_checks` of the functions of `lowered`
 /// whose names end in `suffix` ("_batched", "_kernel"), kept by the engine.

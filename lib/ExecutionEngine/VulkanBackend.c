@@ -333,16 +333,22 @@ static CoopvecStatus lowerForDevice(CoopvecEngine *engine,
   bool denorms =
       coopvecUseFloatControl(module, p12->shaderDenormPreserveFloat32,
                              p12->shaderDenormPreserveFloat16);
-  char pipeline[400];
-  snprintf(pipeline, sizeof(pipeline),
-           "builtin.module(coopvec-lower-to-spirv{mode=%s binary=false "
-           "subgroup-size=%u atomic-float=%s workgroup-memory=%u "
-           "signed-zero-inf-nan-preserve=%s denorm-preserve=%s})",
-           modeFor(device), device->subgroup.subgroupSize,
-           atomicFloat ? "true" : "false",
-           shared < kMaxWorkgroupMemory ? shared : kMaxWorkgroupMemory,
-           preserve ? "true" : "false", denorms ? "true" : "false");
-  return coopvecEngineLower(engine, module, pipeline);
+  CoopvecBuffer pipeline = {0};
+  coopvecBufferAppendf(
+      &pipeline,
+      "builtin.module(coopvec-lower-to-spirv{mode=%s binary=false "
+      "subgroup-size=%u atomic-float=%s workgroup-memory=%u "
+      "signed-zero-inf-nan-preserve=%s denorm-preserve=%s%s%s})",
+      modeFor(device), device->subgroup.subgroupSize,
+      atomicFloat ? "true" : "false",
+      shared < kMaxWorkgroupMemory ? shared : kMaxWorkgroupMemory,
+      preserve ? "true" : "false", denorms ? "true" : "false",
+      engine->pipelineOptions ? " " : "",
+      engine->pipelineOptions ? engine->pipelineOptions : "");
+  CoopvecStatus status =
+      coopvecEngineLower(engine, module, coopvecBufferStr(&pipeline));
+  coopvecBufferFree(&pipeline);
+  return status;
 }
 
 static MlirAttribute attributeOf(MlirOperation op, const char *name) {
@@ -568,6 +574,16 @@ static CoopvecStatus checkFloatControls(CoopvecEngine *engine,
   return CoopvecStatusSuccess;
 }
 
+/// What a refusal of `capability` suggests, after its reason.
+static const char *hintFor(uint32_t capability) {
+  if (capability == 6022 || capability == 5357)
+    return " (lower with coopvec-lower-to-spirv{mode=portable})";
+  if (capability == 10) // the only f64 of a lowering
+    return " (coopvec-prepare-spirv computes f32 fmas in f64 to round them "
+           "once: docs/passes.md)";
+  return "";
+}
+
 static CoopvecStatus checkModule(CoopvecEngine *engine,
                                  const CoopvecSPIRVModule *module) {
   CoopvecVulkanState *state = engine->backendState;
@@ -581,11 +597,7 @@ static CoopvecStatus checkModule(CoopvecEngine *engine,
                       "the kernels need SPIR-V capability %s (%u), which "
                       "device %d (%s) does not offer: it lacks %s%s",
                       name ? name : "?", capability, state->deviceIndex, device,
-                      missing,
-                      capability == 6022 || capability == 5357
-                          ? " (lower with coopvec-lower-to-spirv{mode="
-                            "portable})"
-                          : "");
+                      missing, hintFor(capability));
   }
   CoopvecStatus status = checkFloatControls(engine, module);
   if (status)

@@ -39,16 +39,21 @@ void coopvecBuildBarrier(CoopvecBuilder *b) {
   coopvecBuild0(b, "gpu.barrier", 0, NULL, 0, NULL);
 }
 
-MlirValue coopvecBuildSubgroupReduceAdd(CoopvecBuilder *b, MlirValue value) {
+MlirValue coopvecBuildSubgroupReduce(CoopvecBuilder *b, const char *op,
+                                     MlirValue value) {
   MlirContext ctx = b->context;
   MlirNamedAttribute attrs[] = {
-      coopvecNamedAttr(ctx, "op", parseGPUAttr(ctx, "#gpu<all_reduce_op add>")),
+      coopvecNamedAttr(ctx, "op", parseGPUAttr(ctx, op)),
       coopvecNamedAttr(ctx, "uniform", mlirUnitAttrGet(ctx)),
       coopvecNamedAttr(ctx, "cluster_stride",
                        mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), 1)),
   };
   return coopvecBuild1(b, "gpu.subgroup_reduce", 1, &value,
                        mlirValueGetType(value), 3, attrs);
+}
+
+MlirValue coopvecBuildSubgroupReduceAdd(CoopvecBuilder *b, MlirValue value) {
+  return coopvecBuildSubgroupReduce(b, "#gpu<all_reduce_op add>", value);
 }
 
 MlirValue coopvecBuildShuffleXor(CoopvecBuilder *b, MlirValue value,

@@ -22,6 +22,10 @@ void coopvecBuildBarrier(CoopvecBuilder *b);
 /// `gpu.subgroup_reduce add %value uniform`: the sum over the subgroup,
 /// in every lane (all lanes take part).
 MlirValue coopvecBuildSubgroupReduceAdd(CoopvecBuilder *b, MlirValue value);
+/// `gpu.subgroup_reduce <op> %value uniform`, `op` an all_reduce_op
+/// attribute ("#gpu<all_reduce_op minui>").
+MlirValue coopvecBuildSubgroupReduce(CoopvecBuilder *b, const char *op,
+                                     MlirValue value);
 /// `gpu.shuffle xor %value, offset, width`: the value of lane
 /// `lane ^ offset`.
 MlirValue coopvecBuildShuffleXor(CoopvecBuilder *b, MlirValue value,

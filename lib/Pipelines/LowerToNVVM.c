@@ -8,6 +8,7 @@
 // caller that reads them and serializes itself (the execution engine's
 // CUDA backend); every other option (`matvec=`, `allow-tf32=`,
 // `block-size=`, `subgroup-size=`, `workgroup-memory=`, `bounds-checks=`,
+// `reduce-mode=`,
 // ...) is passed on to convert-coopvec-to-gpu, which reports any it does
 // not know.
 //
@@ -98,6 +99,7 @@ const CoopvecPipelineDef coopvecLowerToNVVMPipelineDef = {
                    "binary=false: stop before gpu-module-to-binary). "
                    "Options: chip, features, binary, and those of "
                    "convert-coopvec-to-gpu (matvec, allow-tf32, block-size, "
-                   "workgroup-memory, register-elements, bounds-checks)",
+                   "workgroup-memory, register-elements, bounds-checks, "
+                   "reduce-mode)",
     .expand = expandLowerToNVVM,
 };

@@ -42,7 +42,8 @@ typedef struct SPIRVOptions {
   int64_t subgroupSize, blockSize, workgroupMemory; // blockSize 0: default
   bool atomicFloat, binary, preserve, denormPreserve, boundsChecks;
   char shapes[128];
-  CoopvecBuffer error; // the first bad option
+  const char *reduceMode; // convert-coopvec-to-gpu's reduce-mode
+  CoopvecBuffer error;    // the first bad option
 } SPIRVOptions;
 
 static bool parseBool(MlirStringRef value, bool *out) {
@@ -119,6 +120,16 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
   } else if (coopvecStringRefIs(key, "bounds-checks")) {
     if (!parseBool(value, &o->boundsChecks))
       badValue(o, key, value, "true or false");
+  } else if (coopvecStringRefIs(key, "reduce-mode")) {
+    static const char *const modes[] = {"direct", "local", "expand", "auto"};
+    bool known = false;
+    for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); ++i)
+      if (coopvecStringRefIs(value, modes[i])) {
+        o->reduceMode = modes[i];
+        known = true;
+      }
+    if (!known)
+      badValue(o, key, value, "direct, local, expand or auto");
   } else if (coopvecStringRefIs(key, "cooperative-matrix-shapes")) {
     if (value.length == 0 || value.length >= sizeof(o->shapes))
       badValue(o, key, value, "a comma list of MxNxK shapes");
@@ -132,7 +143,7 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
         "unknown option '%.*s' (options: mode, device-cooperative-matrix, "
         "subgroup-size, block-size, workgroup-memory, atomic-float, "
         "cooperative-matrix-shapes, signed-zero-inf-nan-preserve, "
-        "denorm-preserve, bounds-checks, binary)",
+        "denorm-preserve, bounds-checks, reduce-mode, binary)",
         (int)key.length, key.data);
   }
 }
@@ -149,6 +160,7 @@ static void parseOptions(MlirStringRef text, SPIRVOptions *o) {
   o->preserve = true;
   o->denormPreserve = true;
   o->boundsChecks = true;
+  o->reduceMode = "auto";
   strcpy(o->shapes, "16x16x16");
   CoopvecOptionWord w;
   for (size_t pos = 0; coopvecNextOptionWord(text, &pos, &w);)
@@ -214,7 +226,8 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       &pipeline,
       "coopvec-verify,"
       "convert-coopvec-to-gpu{matvec=%s block-size=%lld subgroup-size=%lld "
-      "workgroup-memory=%lld builtin-lane-id=true bounds-checks=%s},"
+      "workgroup-memory=%lld builtin-lane-id=true bounds-checks=%s "
+      "reduce-mode=%s},"
       "gpu.module(coopvec-expand-math,canonicalize,cse,"
       "loop-invariant-code-motion,coopvec-prepare-spirv{subgroup-size=%lld "
       "atomic-float=%s "
@@ -231,9 +244,9 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       "coopvec-declare-spirv-capabilities))%s",
       cooperative ? "auto" : "simt", (long long)blockSizeOf(&o),
       (long long)conversionSubgroupSize(&o), (long long)o.workgroupMemory,
-      o.boundsChecks ? "true" : "false", (long long)o.subgroupSize,
-      o.atomicFloat ? "true" : "false", cooperative ? "true" : "false",
-      o.shapes, o.preserve ? "true" : "false",
+      o.boundsChecks ? "true" : "false", o.reduceMode,
+      (long long)o.subgroupSize, o.atomicFloat ? "true" : "false",
+      cooperative ? "true" : "false", o.shapes, o.preserve ? "true" : "false",
       o.denormPreserve ? "true" : "false", o.preserve ? "true" : "false",
       o.denormPreserve ? "true" : "false",
       o.binary ? ",gpu-module-to-binary{format=bin}" : "");
@@ -254,7 +267,7 @@ const CoopvecPipelineDef coopvecLowerToSPIRVPipelineDef = {
                    "workgroup-memory, atomic-float, "
                    "cooperative-matrix-shapes, "
                    "signed-zero-inf-nan-preserve, denorm-preserve, "
-                   "bounds-checks, binary",
+                   "bounds-checks, reduce-mode, binary",
     .expand = expandLowerToSPIRV,
     .check = checkLowerToSPIRV,
 };

@@ -96,7 +96,7 @@ class EngineOptions(ctypes.Structure):  # CoopvecEngineOptions
                 ("loweredModule", _Handle),
                 ("sharedLibPaths", ctypes.POINTER(ctypes.c_char_p)),
                 ("numSharedLibPaths", ctypes.c_ssize_t),
-                ("device", ctypes.c_int)]
+                ("device", ctypes.c_int), ("pipelineOptions", ctypes.c_char_p)]
 
 
 _DIAGNOSTIC_HANDLER = ctypes.CFUNCTYPE(ctypes.c_int8, ctypes.c_void_p,
@@ -336,11 +336,14 @@ class Engine:
     engine, then the context, when garbage-collected (or at exit), or at once
     when creation fails."""
 
-    def __init__(self, context, module, target):
+    def __init__(self, context, module, target, pipeline_options=None):
         import weakref
         lib = self.lib = context.lib
         options = lib.coopvecEngineOptionsGetDefault()
         options.target = target
+        # ctypes keeps the bytes alive with `options`; the engine copies them.
+        options.pipelineOptions = (pipeline_options.encode()
+                                   if pipeline_options is not None else None)
         handle = ctypes.c_void_p()
         status = lib.coopvecEngineCreate(lib.mlirModuleGetOperation(module),
                                          ctypes.byref(options), ctypes.byref(handle))

@@ -10,7 +10,8 @@ _DTYPE_CODES = {np.dtype(np.float16): _lib.DTYPE_F16,
                 np.dtype(np.float32): _lib.DTYPE_F32}
 
 
-def compile(packed, target="cpu", *, num_threads=0, gradient=None):
+def compile(packed, target="cpu", *, num_threads=0, gradient=None,
+            reduce_mode="auto"):
     """Compiles a packed network (:func:`coopvec.nn.pack`) for `target` and
     returns a :class:`Model`.
 
@@ -22,12 +23,28 @@ def compile(packed, target="cpu", *, num_threads=0, gradient=None):
       with ``coopvec-autodiff``. The default is True except for the
       ``'inference'`` layout, whose weights are read-only and have no
       gradient (docs/autodiff.md); True with that layout is a ValueError.
+    - `reduce_mode`: how scatter-adds at per-thread indices are lowered:
+      ``'direct'``, ``'local'``, ``'expand'`` or ``'auto'`` (the default),
+      the
+      ``reduce-mode`` option of the target's lowering pipeline
+      (docs/passes.md). A value the lowering does not know raises
+      :class:`coopvec.EngineError` with the lowering's message.
 
     The weights are not copied: every call passes ``packed.buffer`` to the
     compiled code, so in-place updates (an optimizer step) take effect at
     the next call.
     """
-    return Model(packed, target, num_threads=num_threads, gradient=gradient)
+    return Model(packed, target, num_threads=num_threads, gradient=gradient,
+                 reduce_mode=reduce_mode)
+
+
+def _pipeline_options(reduce_mode):
+    """The engine's options for the target's default pipeline: None (none)
+    for 'auto', the pipelines' default."""
+    if not isinstance(reduce_mode, str):
+        raise TypeError(f"coopvec: reduce_mode must be a str, not "
+                        f"{type(reduce_mode).__name__}")
+    return None if reduce_mode == "auto" else f"reduce-mode={reduce_mode}"
 
 
 def _num_threads(value):
@@ -47,7 +64,7 @@ class Model:
     :class:`~coopvec.nn.PackedNet` whose buffer the model reads at every
     call), ``target``, ``dtype``, ``in_features``, ``out_features``,
     ``num_threads`` (host threads per call, 0 for all cores; may be
-    changed), ``has_gradient``, ``source`` (the generated MLIR of
+    changed), ``reduce_mode``, ``has_gradient``, ``source`` (the generated MLIR of
     ``@forward``, with comments on where each layer's parameters are),
     ``mlir`` (the module the engine compiled, as MLIR prints it: ``@forward``
     and, with a gradient, the ``@forward_grad`` that ``coopvec-autodiff``
@@ -56,7 +73,8 @@ class Model:
 
     __module__ = "coopvec"
 
-    def __init__(self, packed, target="cpu", *, num_threads=0, gradient=None):
+    def __init__(self, packed, target="cpu", *, num_threads=0, gradient=None,
+                 reduce_mode="auto"):
         if not isinstance(packed, nn.PackedNet):
             raise TypeError("coopvec: compile() takes a PackedNet (from "
                             f"coopvec.nn.pack), not {type(packed).__name__}")
@@ -75,7 +93,9 @@ class Model:
         self.num_threads = _num_threads(num_threads)
         self.has_gradient = bool(gradient)
         target_code = _lib.target_from_name(target)
+        pipeline_options = _pipeline_options(reduce_mode)
         self.target = target
+        self.reduce_mode = reduce_mode
         source = self.source = _codegen.generate(packed)
         context = _lib.Context()
         module = None
@@ -94,7 +114,8 @@ class Model:
             raise
         # The engine keeps a verified clone of the module and owns the
         # context from here on (it frees both if it fails).
-        self._engine = _lib.Engine(context, module, target_code)
+        self._engine = _lib.Engine(context, module, target_code,
+                                   pipeline_options)
         engine = self._engine
         self._forward = self._lookup(_codegen.FUNCTION, 2, 1)
         self._grad = (self._lookup(_codegen.FUNCTION + "_grad", 4, 1)
@@ -133,6 +154,32 @@ class Model:
                              f"{expected}: the model's {what} width is {width}")
         return np.ascontiguousarray(value), single
 
+    def _out_array(self, out, shape, what, inputs):
+        """`out` checked as the array a result of `shape` is written to, or
+        a new one; an array sharing memory with an input would be read
+        while it is written."""
+        if out is None:
+            return np.empty(shape, dtype=self.dtype)
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"coopvec: {what} must be a NumPy array, not "
+                            f"{type(out).__name__}")
+        if out.dtype != self.dtype:
+            raise TypeError(f"coopvec: {what} has dtype {out.dtype}, the model "
+                            f"is {self.dtype}")
+        if out.shape != shape:
+            raise ValueError(f"coopvec: {what} has shape {out.shape}; it must "
+                             f"have the result's shape {shape}")
+        if not out.flags.c_contiguous:
+            raise ValueError(f"coopvec: {what} is not contiguous (strides "
+                             f"{out.strides}): pass a contiguous array")
+        if not out.flags.writeable:
+            raise ValueError(f"coopvec: {what} is read-only")
+        if any(np.may_share_memory(out, array) for array in inputs):
+            raise ValueError(f"coopvec: {what} shares memory with an input "
+                             "or the weights, which the call reads while it "
+                             "writes the result")
+        return out
+
     def _weights(self):
         buffer = self.packed.buffer
         if (not isinstance(buffer, np.ndarray) or buffer.dtype != self.dtype or
@@ -146,22 +193,25 @@ class Model:
 
     # -- running ---------------------------------------------------------
 
-    def forward(self, x):
+    def forward(self, x, out=None):
         """Runs the network on `x`, a ``(batch, in_features)`` array of the
         model's dtype (or one ``(in_features,)`` sample); returns
         ``(batch, out_features)`` (or ``(out_features,)``). A NumPy array of
         another dtype is a TypeError (nothing is converted silently); lists
-        are converted."""
+        are converted. With `out` (a contiguous array of the result's shape
+        and dtype), the result is written there and `out` is returned: a
+        training loop then allocates nothing per step."""
         x, single = self._batch_array(x, self.in_features, "input")
         w = self._weights()
-        y = np.empty((x.shape[0], self.out_features), dtype=self.dtype)
+        shape = (x.shape[0], self.out_features)
+        y = self._out_array(out, shape[1:] if single else shape, "out", (x, w))
         self._engine.run(self._forward, x.shape[0], [self._arg(x), self._arg(w)],
                          [self._arg(y)], self.num_threads)
-        return y[0] if single else y
+        return y
 
     __call__ = forward
 
-    def backward(self, x, dy, dbuffer=None):
+    def backward(self, x, dy, dbuffer=None, dx=None):
         """Gradients of ``sum(dy * model(x))``: returns ``(dx, dbuffer)``.
 
         `x` is as for :meth:`forward`, `dy` has the output's shape. ``dx``
@@ -169,7 +219,8 @@ class Model:
         ``packed.buffer`` (read it with ``nn.unpack(packed, buffer=dbuffer)``)
         and holds the weight and bias gradients summed over the batch. With
         `dbuffer` given (a buffer of that size and dtype), the gradients are
-        added into it instead of into a new zeroed one.
+        added into it instead of into a new zeroed one. With `dx` (a
+        contiguous array of x's shape and dtype), dx is written there.
         """
         if not self.has_gradient:
             raise RuntimeError("coopvec: this model has no gradient (layout "
@@ -197,11 +248,12 @@ class Model:
                              "into it in place, so pass a contiguous array")
         elif not dbuffer.flags.writeable:
             raise ValueError("coopvec: dbuffer is read-only")
-        dx = np.empty_like(x)
+        dx = self._out_array(dx, x.shape[1:] if single else x.shape, "dx",
+                             (x, w, dbuffer, dy))
         self._engine.run(self._grad, x.shape[0],
                          [self._arg(x), self._arg(w), self._arg(dbuffer), self._arg(dy)],
                          [self._arg(dx)], self.num_threads)
-        return (dx[0] if single else dx), dbuffer
+        return dx, dbuffer
 
     def close(self):
         """Frees the compiled code now (otherwise when garbage-collected)."""

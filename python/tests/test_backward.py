@@ -78,6 +78,25 @@ def test_gradients_accumulate_into_dbuffer(rng):
     np.testing.assert_allclose(target, once, rtol=1e-5, atol=1e-6)
 
 
+def test_results_into_given_arrays(rng):
+    """forward(x, out=y) and backward(..., dx=dx) write into the arrays
+    given and return them, with the values of the allocating calls."""
+    packed = make_net([4, 8, 3], [nn.Tanh()], np.float32)
+    model = coopvec.compile(packed)
+    x = inputs(rng, 31, 4, np.float32)
+    dy = inputs(rng, 31, 3, np.float32)
+    y = np.full((31, 3), np.nan, np.float32)
+    assert model(x, out=y) is y
+    np.testing.assert_array_equal(y, model(x))
+    dx = np.full((31, 4), np.nan, np.float32)
+    returned, _ = model.backward(x, dy, dx=dx)
+    assert returned is dx
+    np.testing.assert_array_equal(dx, model.backward(x, dy)[0])
+    one = np.empty(3, np.float32)
+    assert model(x[0], out=one) is one
+    np.testing.assert_array_equal(one, y[0])
+
+
 def test_gradient_names_follow_pytorch(rng):
     packed = make_net([2, 3, 4, 1], [nn.ReLU(), nn.ReLU()], np.float16, "training")
     model = coopvec.compile(packed)

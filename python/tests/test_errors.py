@@ -166,3 +166,31 @@ def test_python_threads_share_a_model(model):
     for t in threads:
         t.join()
     assert all(all(r) for r in results)
+
+
+def test_bad_out_arrays(model):
+    """forward's `out` and backward's `dx` are checked like dbuffer; one
+    sharing memory with an input would be read while it is written."""
+    x = np.zeros((4, 3), np.float32)
+    dy = np.zeros((4, 2), np.float32)
+    with pytest.raises(TypeError, match="out has dtype float64"):
+        model(x, out=np.zeros((4, 2)))
+    with pytest.raises(TypeError, match="out must be a NumPy array"):
+        model(x, out=[[0.0, 0.0]] * 4)
+    with pytest.raises(ValueError, match=r"out has shape \(4, 3\).*\(4, 2\)"):
+        model(x, out=np.zeros((4, 3), np.float32))
+    with pytest.raises(ValueError, match="out is not contiguous"):
+        model(x, out=np.zeros((4, 4), np.float32)[:, ::2])
+    readonly = np.zeros((4, 2), np.float32)
+    readonly.flags.writeable = False
+    with pytest.raises(ValueError, match="out is read-only"):
+        model(x, out=readonly)
+    with pytest.raises(ValueError, match=r"dx has shape \(4, 2\)"):
+        model.backward(x, dy, dx=np.zeros((4, 2), np.float32))
+    with pytest.raises(TypeError, match="dx has dtype float16"):
+        model.backward(x, dy, dx=np.zeros((4, 3), np.float16))
+    with pytest.raises(ValueError, match="dx shares memory"):
+        model.backward(x, dy, dx=x)
+    square = coopvec.compile(make_net([3, 3], [], np.float32))
+    with pytest.raises(ValueError, match="out shares memory"):
+        square(x, out=x)

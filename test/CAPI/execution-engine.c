@@ -630,6 +630,18 @@ static void testEngineErrors(MlirContext ctx) {
   options.pipeline = "builtin.module(coopvec-verify)";
   // CHECK-NEXT: not lowered: compile error: the lowered module still holds 'func.func' (at {{.*}}): the pipeline must lower everything to the LLVM dialect
   expectEngineError(ctx, "not lowered", kScale, &options);
+  // pipelineOptions go into the default pipeline's braces, so a word the
+  // pipeline does not know is its error; with a whole pipeline they have
+  // nowhere to go.
+  options.pipelineOptions = "reduce-mode=local";
+  // CHECK-NEXT: options and pipeline: invalid argument: pipeline options 'reduce-mode=local' are for the target's default pipeline, not with pipeline 'builtin.module(coopvec-verify)'
+  expectEngineError(ctx, "options and pipeline", kScale, &options);
+  options.pipeline = NULL;
+  options.pipelineOptions = "reduce-mode=bogus";
+  // CHECK-NEXT: bad pipeline option: compile error: lowering with 'builtin.module(coopvec-lower-to-cpu{reduce-mode=bogus})' failed
+  // CHECK-NEXT: {{.*}}error: convert-coopvec-to-cpu: reduce-mode=bogus is not a mode; use direct, local, expand or auto
+  expectEngineError(ctx, "bad pipeline option", kScale, &options);
+  options.pipelineOptions = NULL;
   const char *unaligned =
       "func.func @f(%w: memref<?xf32>, %x: !coopvec.vec<3, f32>) -> "
       "!coopvec.vec<3, f32> {\n"

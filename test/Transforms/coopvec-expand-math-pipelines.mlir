@@ -30,7 +30,10 @@
 
 // SPIRV: spirv.module
 // SPIRV-NOT: {{spirv.GL.(Sin|Cos|Exp|Exp2|Log|Log2|Tanh|Atan|Atan2|Pow|InverseSqrt)|spirv.FRem}}
-// SPIRV: spirv.GL.Fma
+// The library's f32 fmas are computed in f64 and rounded once
+// (coopvec-prepare-spirv): GLSL Fma need not be fused.
+// SPIRV: spirv.FMul {{.*}} : f64
+// SPIRV: spirv.FConvert {{.*}} : f64 to f32
 // SPIRV-NOT: {{spirv.GL.(Sin|Cos|Exp|Exp2|Log|Log2|Tanh|Atan|Atan2|Pow|InverseSqrt)|spirv.FRem}}
 
 // Uniform math in a per-thread function (it runs in the lane loop on the

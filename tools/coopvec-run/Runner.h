@@ -67,6 +67,7 @@ typedef struct Options {
   const char *saveInputsPrefix;
   const char *loweredPath;
   const char *pipeline;
+  const char *reduceMode; // --reduce-mode: direct, local or auto
   const char *sharedLibs[8];
   int numSharedLibs;
   int64_t lanes;

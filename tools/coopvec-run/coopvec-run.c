@@ -46,7 +46,8 @@ static const char kUsage[] =
     "         [--random [--seed=S] [--memref-size=INDEX:SIZE ...]]\n"
     "         [--out=PREFIX | -o DIR] [--save-inputs=PREFIX] [--print]\n"
     "         [--check [--rtol=R] [--atol=A]] [--reference] [--time]\n"
-    "         [--lanes=L] [--pipeline=PIPELINE] [--lowered=FILE]\n"
+    "         [--lanes=L] [--reduce-mode=direct|local|expand|auto]\n"
+    "         [--pipeline=PIPELINE] [--lowered=FILE]\n"
     "         [--shared-lib=PATH ...] [--threads=N]\n"
     "         [--target=cpu|cuda|vulkan [--device=N]]\n"
     "       coopvec-run --list-devices [--target=vulkan]\n";
@@ -170,6 +171,10 @@ static bool parseValued(const char *arg, Options *options, bool *known) {
     options->loweredPath = value;
   else if ((value = valueOf(arg, "--pipeline")))
     options->pipeline = value;
+  else if ((value = valueOf(arg, "--reduce-mode")))
+    return (options->reduceMode = value) &&
+           (!strcmp(value, "direct") || !strcmp(value, "local") ||
+            !strcmp(value, "expand") || !strcmp(value, "auto"));
   else if ((value = valueOf(arg, "--target")))
     return (options->hasTarget = true) &&
            coopvecTargetFromName(value, &options->target);
@@ -259,6 +264,14 @@ static ParseStatus parseOptions(int argc, char **argv, Options *options,
     runError("%s is an option of the cpu target, not of '%s'",
              options->lanes ? "--lanes" : "--threads",
              coopvecTargetGetName(options->target));
+    return ParseError;
+  }
+  // Both name the lowering's options: --pipeline is all of them.
+  if (options->pipeline && (options->lanes || options->reduceMode)) {
+    runError("%s is an option of the default pipeline; with --pipeline, "
+             "give it in the pipeline (coopvec-lower-to-<target>{%s=...})",
+             options->lanes ? "--lanes" : "--reduce-mode",
+             options->lanes ? "lanes" : "reduce-mode");
     return ParseError;
   }
   if (options->target == CoopvecTargetCPU && options->hasDevice) {
@@ -524,19 +537,24 @@ static MlirModule parseLowered(const Options *options, MlirContext ctx,
   return lowered;
 }
 
-/// Creates the engine: the target, the pipeline (--pipeline, or
-/// coopvec-lower-to-cpu with --lanes), the --lowered code, the libraries.
+/// Creates the engine: the target, the pipeline (--pipeline, or the
+/// target's default with --lanes and --reduce-mode), the --lowered code,
+/// the libraries.
 static CoopvecEngine *createEngine(const Options *options, MlirModule module,
                                    MlirModule lowered) {
-  char pipeline[256];
+  char pipelineOptions[128];
   CoopvecEngineOptions engineOptions = coopvecEngineOptionsGetDefault();
   engineOptions.target = options->target;
   engineOptions.pipeline = options->pipeline;
-  if (!options->pipeline && options->lanes > 0) {
-    snprintf(pipeline, sizeof(pipeline),
-             "builtin.module(coopvec-lower-to-cpu{lanes=%lld})",
-             (long long)options->lanes);
-    engineOptions.pipeline = pipeline;
+  if (options->lanes > 0 || options->reduceMode) {
+    int length = 0;
+    if (options->lanes > 0)
+      length = snprintf(pipelineOptions, sizeof(pipelineOptions), "lanes=%lld",
+                        (long long)options->lanes);
+    if (options->reduceMode)
+      snprintf(pipelineOptions + length, sizeof(pipelineOptions) - length,
+               "%sreduce-mode=%s", length ? " " : "", options->reduceMode);
+    engineOptions.pipelineOptions = pipelineOptions;
   }
   if (!mlirModuleIsNull(lowered))
     engineOptions.loweredModule = mlirModuleGetOperation(lowered);

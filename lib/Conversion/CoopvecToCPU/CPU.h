@@ -7,7 +7,7 @@
 // (docs/execution-model.md). The shared per-thread layer
 // (lib/Conversion/PerThread) lowers everything but the ops in this
 // target's hooks: stores, matvec and the training ops (CPUMatvec.c,
-// CPUTransfers.c).
+// CPUTraining.c, CPUTransfers.c).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +36,10 @@ typedef struct CPULowering {
   /// (CPUMatvec.c, widenedCopy).
   struct CPUWidenedMatrix *widened;
   intptr_t numWidened, widenedCapacity;
+  /// reduce-mode=expand: which arguments of the per-thread function get
+  /// per-host-thread copies (ReduceMode.h); NULL in other modes.
+  bool *expandedArgs;
+  intptr_t numArgs;
 } CPULowering;
 
 static inline CPULowering *cpuOf(CoopvecPerThread *p) {
@@ -77,6 +81,25 @@ void cpuStoreResults(CPULowering *l, MlirOperation ret, intptr_t firstOutput);
 MlirValue cpuMaskLanes(CPULowering *l, CoopvecBuilder *b, MlirValue value);
 /// A memref<rows x cols x f32> before the lane loop (gradient tiles).
 MlirValue cpuAllocaMatrix(CPULowering *l, int64_t rows, int64_t cols);
+
+/// Opens an scf.for in the lane loop body and moves the body builder into
+/// it; cpuCloseLoop yields `values` and moves it back (CPUMatvec.c).
+CoopvecLoop cpuOpenLoop(CPULowering *l, MlirValue lower, MlirValue upper,
+                        MlirValue step, intptr_t numInits,
+                        const MlirValue *inits, CoopvecBuilder *saved);
+void cpuCloseLoop(CPULowering *l, CoopvecLoop *loop, intptr_t numValues,
+                  const MlirValue *values, const CoopvecBuilder *saved);
+/// acc + x * y on lane vectors at `b`: math.fma where the target has an
+/// FMA instruction, else a multiply and an add.
+MlirValue cpuMultiplyAdd(CPULowering *l, CoopvecBuilder *b, MlirValue x,
+                         MlirValue y, MlirValue acc);
+/// The view `matrix` (an operand of `op`) was made from, or null after an
+/// error at `op`.
+const CoopvecMatrixView *cpuCheckedView(CoopvecPerThread *p, MlirOperation op,
+                                        MlirValue matrix);
+/// Transposes the B x B matrix whose rows are the vector<B x f32> values
+/// rows[0 .. B) in place, B a power of two up to 16 (CPUTransfers.c).
+void cpuTransposeRows(CoopvecBuilder *b, MlirValue *rows, int64_t block);
 
 /// Vecs of more elements live in stack tiles and are processed by element
 /// loops; smaller ones are SSA lane vectors (docs/execution-model.md).

@@ -19,9 +19,8 @@
 // for every y; +0.0 + -0.0 would be +0.0), so starting from it sums the
 // products exactly as if the first product started the sum.
 //
-// outer_product_accumulate accumulates into an f32 gradient tile on the
-// stack and adds it to the gradient buffer with one atomic per element
-// after the lane loop (see cpuLowerOuterProduct).
+// outer_product_accumulate is the same micro-kernel with the lanes as the
+// reduction (CPUTraining.c).
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,11 +73,9 @@ MlirValue cpuMaskLanes(CPULowering *l, CoopvecBuilder *b, MlirValue value) {
                             coopvecPerThreadConstant(&l->p, 0.0));
 }
 
-/// Opens an scf.for in the lane loop body and moves the body builder into
-/// it; closeLoop moves it back.
-static CoopvecLoop openLoop(CPULowering *l, MlirValue lower, MlirValue upper,
-                            MlirValue step, intptr_t numInits,
-                            const MlirValue *inits, CoopvecBuilder *saved) {
+CoopvecLoop cpuOpenLoop(CPULowering *l, MlirValue lower, MlirValue upper,
+                        MlirValue step, intptr_t numInits,
+                        const MlirValue *inits, CoopvecBuilder *saved) {
   CoopvecLoop loop =
       coopvecBuildFor(&l->p.body, lower, upper, step, numInits, inits);
   *saved = l->p.body;
@@ -86,11 +83,22 @@ static CoopvecLoop openLoop(CPULowering *l, MlirValue lower, MlirValue upper,
   return loop;
 }
 
-static void closeLoop(CPULowering *l, CoopvecLoop *loop, intptr_t numValues,
-                      const MlirValue *values, const CoopvecBuilder *saved) {
+void cpuCloseLoop(CPULowering *l, CoopvecLoop *loop, intptr_t numValues,
+                  const MlirValue *values, const CoopvecBuilder *saved) {
   loop->body = l->p.body;
   coopvecFinishFor(loop, numValues, values);
   l->p.body = *saved;
+}
+
+MlirValue cpuMultiplyAdd(CPULowering *l, CoopvecBuilder *b, MlirValue x,
+                         MlirValue y, MlirValue acc) {
+  // The order and rounding of the sums of matvec and the training ops are
+  // the target's (docs/dialect.md): without an FMA instruction a multiply
+  // and an add, since math.fma would become a libm fmaf call per lane.
+  if (!l->fusedMultiplyAdd)
+    return coopvecBuildBinaryOp(b, "arith.addf", acc,
+                                coopvecBuildBinaryOp(b, "arith.mulf", x, y));
+  return coopvecBuildTernaryOp(b, "math.fma", x, y, acc);
 }
 
 //===----------------------------------------------------------------------===//
@@ -162,8 +170,8 @@ static void emitStage(CPULowering *l, const MatvecShape *shape, intptr_t count,
                       const MlirValue *rowStart) {
   CoopvecBuilder saved;
   CoopvecLoop loop =
-      openLoop(l, indexConstant(l, 0), indexConstant(l, shape->numInputs),
-               indexConstant(l, STAGE_VECTOR), 0, NULL, &saved);
+      cpuOpenLoop(l, indexConstant(l, 0), indexConstant(l, shape->numInputs),
+                  indexConstant(l, STAGE_VECTOR), 0, NULL, &saved);
   CoopvecBuilder *b = &l->p.body;
   int64_t width = STAGE_VECTOR;
   MlirType halves = mlirVectorTypeGet(1, &width, shape->view->element);
@@ -177,7 +185,7 @@ static void emitStage(CPULowering *l, const MatvecShape *shape, intptr_t count,
                             loop.inductionVar};
     coopvecBuild0(b, "vector.store", 4, operands, 0, NULL);
   }
-  closeLoop(l, &loop, 0, NULL, &saved);
+  cpuCloseLoop(l, &loop, 0, NULL, &saved);
 }
 
 //===----------------------------------------------------------------------===//
@@ -319,15 +327,8 @@ static MlirValue weightFma(CPULowering *l, const MatvecShape *shape, intptr_t r,
     MlirValue operands[] = {shape->stage, indexConstant(l, r), p};
     weight = coopvecBuild1(b, "memref.load", 3, operands, l->p.f32, 0, NULL);
   }
-  MlirValue broadcast = coopvecBuildBroadcast(b, weight, l->laneType);
-  // The order and rounding of matvec's additions are the target's
-  // (docs/dialect.md): without an FMA instruction a multiply and an add,
-  // since math.fma would become a libm fmaf call per lane.
-  if (!l->fusedMultiplyAdd)
-    return coopvecBuildBinaryOp(
-        b, "arith.addf", acc,
-        coopvecBuildBinaryOp(b, "arith.mulf", broadcast, x));
-  return coopvecBuildTernaryOp(b, "math.fma", broadcast, x, acc);
+  return cpuMultiplyAdd(l, b, coopvecBuildBroadcast(b, weight, l->laneType), x,
+                        acc);
 }
 
 /// The p loop of a block: acc_r += W[row_r, p] * IN[p] for p < numInputs.
@@ -339,8 +340,8 @@ static CoopvecLoop emitInputLoop(CPULowering *l, const MatvecShape *shape,
     emitStage(l, shape, count, rowStart);
   CoopvecBuilder saved;
   CoopvecLoop loop =
-      openLoop(l, indexConstant(l, 0), indexConstant(l, shape->numInputs),
-               indexConstant(l, 1), count, inits, &saved);
+      cpuOpenLoop(l, indexConstant(l, 0), indexConstant(l, shape->numInputs),
+                  indexConstant(l, 1), count, inits, &saved);
   MlirValue p = loop.inductionVar;
   MlirValue x = cpuLoadRow(&l->p, &l->p.body, shape->inputTile, p);
   MlirValue column = mulIndex(l, p, shape->inputStride);
@@ -354,7 +355,7 @@ static CoopvecLoop emitInputLoop(CPULowering *l, const MatvecShape *shape,
                           : (MlirValue){NULL};
     acc[r] = weightFma(l, shape, r, p, index, x, coopvecLoopIterArg(&loop, r));
   }
-  closeLoop(l, &loop, count, acc, &saved);
+  cpuCloseLoop(l, &loop, count, acc, &saved);
   free(acc);
   return loop;
 }
@@ -434,18 +435,18 @@ static void emitRowBlocks(CPULowering *l, const MatvecShape *shape) {
   if (fullRows > 0) {
     CoopvecBuilder saved;
     CoopvecLoop loop =
-        openLoop(l, indexConstant(l, 0), indexConstant(l, fullRows),
-                 indexConstant(l, block), 0, NULL, &saved);
+        cpuOpenLoop(l, indexConstant(l, 0), indexConstant(l, fullRows),
+                    indexConstant(l, block), 0, NULL, &saved);
     emitRowBlock(l, shape, loop.inductionVar, 0, block);
-    closeLoop(l, &loop, 0, NULL, &saved);
+    cpuCloseLoop(l, &loop, 0, NULL, &saved);
   }
   if (fullRows < shape->numOutputs)
     emitRowBlock(l, shape, (MlirValue){NULL}, fullRows,
                  shape->numOutputs - fullRows);
 }
 
-static const CoopvecMatrixView *
-checkedView(CoopvecPerThread *p, MlirOperation op, MlirValue matrix) {
+const CoopvecMatrixView *cpuCheckedView(CoopvecPerThread *p, MlirOperation op,
+                                        MlirValue matrix) {
   const CoopvecMatrixView *view = coopvecLookupView(p, matrix);
   if (!view)
     coopvecEmitOpError(op, "needs a matrix defined by coopvec.matrix_view "
@@ -515,7 +516,7 @@ static void mapResults(CoopvecPerThread *p, MlirOperation op,
 bool cpuLowerMatvec(CoopvecPerThread *p, MlirOperation op) {
   CPULowering *l = cpuOf(p);
   const CoopvecMatrixView *view =
-      checkedView(p, op, mlirOperationGetOperand(op, 0));
+      cpuCheckedView(p, op, mlirOperationGetOperand(op, 0));
   if (!view)
     return false;
   CoopvecMatrixView widened;
@@ -548,165 +549,5 @@ bool cpuLowerMatvec(CoopvecPerThread *p, MlirOperation op) {
                            : coopvecScratchTile(p, shape.numOutputs);
   emitRowBlocks(l, &shape);
   mapResults(p, op, &shape, tiled);
-  return true;
-}
-
-//===----------------------------------------------------------------------===//
-// outer_product_accumulate
-//===----------------------------------------------------------------------===//
-
-/// for i < rows: for j < cols, built at `b` (constants come from the
-/// function's entry, so `b` may be the entry itself).
-typedef struct GradientLoops {
-  CoopvecLoop outer, inner;
-} GradientLoops;
-
-static GradientLoops openGradientLoops(CPULowering *l, CoopvecBuilder *b,
-                                       const CoopvecMatrixView *view) {
-  MlirValue zero = indexConstant(l, 0), one = indexConstant(l, 1);
-  GradientLoops loops;
-  loops.outer =
-      coopvecBuildFor(b, zero, indexConstant(l, view->rows), one, 0, NULL);
-  loops.inner = coopvecBuildFor(&loops.outer.body, zero,
-                                indexConstant(l, view->cols), one, 0, NULL);
-  return loops;
-}
-
-static void closeGradientLoops(GradientLoops *loops) {
-  coopvecFinishFor(&loops->inner, 0, NULL);
-  coopvecFinishFor(&loops->outer, 0, NULL);
-}
-
-/// Sets the f32 gradient tile to zero at `b`.
-static void emitZeroTile(CPULowering *l, CoopvecBuilder *b, MlirValue tile,
-                         const CoopvecMatrixView *view) {
-  MlirValue zero = coopvecBuildFloatConstant(b, l->p.f32, 0.0);
-  GradientLoops loops = openGradientLoops(l, b, view);
-  MlirValue operands[] = {zero, tile, loops.outer.inductionVar,
-                          loops.inner.inductionVar};
-  coopvecBuild0(&loops.inner.body, "memref.store", 4, operands, 0, NULL);
-  closeGradientLoops(&loops);
-}
-
-/// grad[i, j] += tile[i, j] with one atomic add per element, at `b`.
-static void emitFlushTile(CPULowering *l, CoopvecBuilder *b, MlirValue tile,
-                          const CoopvecMatrixView *view) {
-  MatvecShape shape = matvecShape(view, false);
-  MlirValue base = indexConstant(l, view->base);
-  MlirValue rowStride = indexConstant(l, shape.outputStride);
-  MlirValue colStride = indexConstant(l, shape.inputStride);
-  GradientLoops loops = openGradientLoops(l, b, view);
-  CoopvecBuilder *in = &loops.inner.body;
-  MlirValue i = loops.outer.inductionVar, j = loops.inner.inductionVar;
-  MlirValue loadOperands[] = {tile, i, j};
-  MlirValue value =
-      coopvecBuild1(in, "memref.load", 3, loadOperands, l->p.f32, 0, NULL);
-  value = coopvecNarrowTo(in, value, view->element);
-  // Separate statements: the ops must be created in this order.
-  MlirValue rowOffset = coopvecBuildBinaryOp(in, "arith.muli", i, rowStride);
-  MlirValue colOffset = coopvecBuildBinaryOp(in, "arith.muli", j, colStride);
-  MlirValue offset =
-      coopvecBuildBinaryOp(in, "arith.addi", rowOffset, colOffset);
-  MlirValue index = coopvecBuildBinaryOp(in, "arith.addi", base, offset);
-  coopvecBuildAtomicAdd(in, value, view->buffer, index);
-  closeGradientLoops(&loops);
-}
-
-/// tile[i, j] += sum over the group's lanes of A[i] * B[j].
-static void emitAccumulate(CPULowering *l, MlirValue tile,
-                           const CoopvecMatrixView *view, MlirValue aTile,
-                           MlirValue bTile) {
-  CoopvecBuilder outerSaved, innerSaved;
-  MlirValue zero = indexConstant(l, 0), one = indexConstant(l, 1);
-  CoopvecLoop outer = openLoop(l, zero, indexConstant(l, view->rows), one, 0,
-                               NULL, &outerSaved);
-  MlirValue a = cpuLoadRow(&l->p, &l->p.body, aTile, outer.inductionVar);
-  CoopvecLoop inner = openLoop(l, zero, indexConstant(l, view->cols), one, 0,
-                               NULL, &innerSaved);
-  CoopvecBuilder *b = &l->p.body;
-  MlirValue bRow = cpuLoadRow(&l->p, b, bTile, inner.inductionVar);
-  MlirValue sum =
-      coopvecBuildReduceAdd(b, coopvecBuildBinaryOp(b, "arith.mulf", a, bRow));
-  MlirValue index[] = {tile, outer.inductionVar, inner.inductionVar};
-  MlirValue old = coopvecBuild1(b, "memref.load", 3, index, l->p.f32, 0, NULL);
-  MlirValue operands[] = {coopvecBuildBinaryOp(b, "arith.addf", old, sum), tile,
-                          outer.inductionVar, inner.inductionVar};
-  coopvecBuild0(b, "memref.store", 4, operands, 0, NULL);
-  closeLoop(l, &inner, 0, NULL, &innerSaved);
-  closeLoop(l, &outer, 0, NULL, &outerSaved);
-}
-
-/// A scratch tile with the rows of `value` where lanes past the last thread
-/// (which may hold inf or NaN) are zero.
-static MlirValue stageMasked(CPULowering *l, MlirValue value) {
-  CoopvecPerThread *p = &l->p;
-  intptr_t count = coopvecVecSizeOf(value);
-  MlirValue tile = coopvecScratchTile(p, count);
-  coopvecPrepareForLoop(p, value);
-  CoopvecLoop loop = coopvecElementLoop(p, count);
-  MlirValue row = coopvecOperandRow(p, &loop.body, value, loop.inductionVar);
-  cpuStoreRow(p, &loop.body, tile, loop.inductionVar,
-              cpuMaskLanes(l, &loop.body, row));
-  coopvecFinishFor(&loop, 0, NULL);
-  return tile;
-}
-
-/// grad[i, j] += a_i * b_j summed over all threads. The group's products
-/// are summed over its lanes into an f32 tile; when the gradient buffer is
-/// an argument of the batched function, the tile is added to it once,
-/// after the lane loop (one atomic per element and call, so concurrent
-/// calls sharing the buffer stay correct, and an f16 gradient is rounded
-/// once). Otherwise the buffer is only known inside the loop, and the tile
-/// is added after each group.
-bool cpuLowerOuterProduct(CoopvecPerThread *p, MlirOperation op) {
-  CPULowering *l = cpuOf(p);
-  const CoopvecMatrixView *view =
-      checkedView(p, op, mlirOperationGetOperand(op, 2));
-  if (!view)
-    return false;
-  MlirValue aTile = stageMasked(l, mlirOperationGetOperand(op, 0));
-  MlirValue bTile = stageMasked(l, mlirOperationGetOperand(op, 1));
-  MlirValue tile = cpuAllocaMatrix(l, view->rows, view->cols);
-  bool onceAfterLoop =
-      mlirValueIsABlockArgument(view->buffer) &&
-      mlirBlockEqual(mlirBlockArgumentGetOwner(view->buffer), l->entryBlock);
-  emitZeroTile(l, onceAfterLoop ? &p->entry : &p->body, tile, view);
-  emitAccumulate(l, tile, view, aTile, bTile);
-  emitFlushTile(l, onceAfterLoop ? &l->exit : &p->body, tile, view);
-  return true;
-}
-
-//===----------------------------------------------------------------------===//
-// reduce_sum_accumulate
-//===----------------------------------------------------------------------===//
-
-/// Per element of v, a masked lane reduction and one atomic add per group,
-/// in an element loop; under a bounds mask (checked at run time), only the
-/// elements inside the buffer are added.
-bool cpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op) {
-  CPULowering *l = cpuOf(p);
-  MlirValue value = mlirOperationGetOperand(op, 0);
-  MlirValue gradient = coopvecScalarOperand(p, mlirOperationGetOperand(op, 1));
-  MlirValue offset = coopvecScalarOperand(p, mlirOperationGetOperand(op, 2));
-  MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(gradient));
-  MlirValue mask = coopvecTransferMask(p, &p->body, (MlirValue){NULL});
-  coopvecPrepareForLoop(p, value);
-  CoopvecLoop loop = coopvecElementLoop(p, coopvecVecSizeOf(value));
-  CoopvecBuilder *b = &loop.body;
-  MlirValue row = coopvecOperandRow(p, b, value, loop.inductionVar);
-  MlirValue sum = coopvecBuildReduceAdd(b, cpuMaskLanes(l, b, row));
-  MlirValue index =
-      coopvecBuildBinaryOp(b, "arith.addi", offset, loop.inductionVar);
-  if (mlirValueIsNull(mask)) {
-    coopvecBuildAtomicAdd(b, coopvecNarrowTo(b, sum, element), gradient, index);
-  } else {
-    CoopvecIf inside = coopvecBuildIf(
-        b, coopvecBuildExtractDynamic(b, mask, loop.inductionVar));
-    coopvecBuildAtomicAdd(&inside.then,
-                          coopvecNarrowTo(&inside.then, sum, element), gradient,
-                          index);
-    coopvecFinishIf(&inside);
-  }
-  coopvecFinishFor(&loop, 0, NULL);
   return true;
 }

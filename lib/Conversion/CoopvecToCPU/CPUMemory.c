@@ -5,9 +5,11 @@
 // `vector.scatter` (lanes ordered: where two lanes store to one element,
 // the higher one's value lands, as if threads ran in order). Atomics have
 // no vector form: a loop over the lanes does one `memref.atomic_rmw` per
-// active lane. A local array is lane-interleaved, element j of lane l at
-// j * L + l of a stack buffer, so that a uniform index reads or writes L
-// consecutive values (one vector access) and a varying one gathers.
+// active lane; under reduce-mode=local a scatter-add does one per distinct
+// address of the group instead (localAdd). A local array is lane-interleaved,
+// element j of lane l at j * L + l of a stack buffer, so that a uniform index
+// reads or writes L consecutive values (one vector access) and a varying one
+// gathers.
 //
 // Out-of-bounds accesses are counted into the status buffer, a trailing
 // `memref<2xi64>` argument of @f_batched that the function gains with its
@@ -190,22 +192,22 @@ static void cpuStore(CoopvecPerThread *p, CoopvecBuilder *b,
 // Atomics
 //===----------------------------------------------------------------------===//
 
+/// The lane indices of an access, as a lane vector (local arrays:
+/// interleaved).
+static MlirValue laneIndices(CPULowering *l, CoopvecBuilder *b,
+                             const CoopvecElementAccess *a) {
+  MlirType type = cpuVaryingType(&l->p, l->p.index);
+  MlirValue indices =
+      isVarying(a->index) ? a->index : coopvecBuildBroadcast(b, a->index, type);
+  return a->local ? interleaved(l, b, indices) : indices;
+}
+
 /// for lane < L: if enabled[lane]: old[lane] = atomic(buffer[index[lane]],
 /// value[lane]).
-static MlirValue cpuAtomic(CoopvecPerThread *p, CoopvecBuilder *b,
-                           const CoopvecElementAccess *a, MlirAttribute kind,
-                           MlirValue value, MlirValue mask) {
-  CPULowering *l = cpuOf(p);
-  MlirValue enabled = laneMask(l, b, mask);
-  MlirValue indices = a->index;
-  if (a->local)
-    indices = interleaved(
-        l, b,
-        isVarying(indices)
-            ? indices
-            : coopvecBuildBroadcast(b, indices, cpuVaryingType(p, p->index)));
-  else if (!isVarying(indices))
-    indices = coopvecBuildBroadcast(b, indices, cpuVaryingType(p, p->index));
+static MlirValue directAtomic(CPULowering *l, CoopvecBuilder *b,
+                              const CoopvecElementAccess *a, MlirAttribute kind,
+                              MlirValue value, MlirValue enabled) {
+  MlirValue indices = laneIndices(l, b, a);
   MlirType type = laneVectorOf(l, a->element);
   MlirValue init = zeroLanes(b, type);
   CoopvecLoop loop =
@@ -221,7 +223,7 @@ static MlirValue cpuAtomic(CoopvecPerThread *p, CoopvecBuilder *b,
   MlirValue operands[] = {coopvecBuildExtractDynamic(then, value, lane),
                           a->buffer,
                           coopvecBuildExtractDynamic(then, indices, lane)};
-  MlirNamedAttribute attr = coopvecNamedAttr(p->ctx, "kind", kind);
+  MlirNamedAttribute attr = coopvecNamedAttr(l->p.ctx, "kind", kind);
   MlirValue result = coopvecBuild1(then, "memref.atomic_rmw", 3, operands,
                                    a->element, 1, &attr);
   MlirValue updated = coopvecBuildInsertDynamic(then, result, old, lane);
@@ -229,6 +231,153 @@ static MlirValue cpuAtomic(CoopvecPerThread *p, CoopvecBuilder *b,
   MlirValue next = mlirOperationGetResult(branch.op, 0);
   coopvecFinishFor(&loop, 1, &next);
   return mlirOperationGetResult(loop.op, 0);
+}
+
+/// The sum of the lanes of `value` where `lanes` is set: floats in f32
+/// (f16 values are exact in f32, so the sum rounds to f16 once, at the
+/// atomic), integers in their type.
+static MlirValue sumOfLanes(CoopvecBuilder *b, MlirValue value,
+                            MlirValue lanes) {
+  MlirType type = mlirValueGetType(value);
+  if (!mlirTypeIsAFloat(mlirShapedTypeGetElementType(type)))
+    return reduce(b, "#vector.kind<add>",
+                  coopvecBuildSelect(b, lanes, value, zeroLanes(b, type)),
+                  mlirShapedTypeGetElementType(type));
+  MlirValue wide = coopvecWidenToF32(b, value);
+  return coopvecBuildReduceAdd(
+      b,
+      coopvecBuildSelect(b, lanes, wide, zeroLanes(b, mlirValueGetType(wide))));
+}
+
+/// The lanes of `enabled` whose index equals `address`.
+static MlirValue lanesAt(CoopvecBuilder *b, MlirValue indices,
+                         MlirValue address, MlirValue enabled) {
+  return coopvecBuildBinaryOp(
+      b, "arith.andi", enabled,
+      coopvecBuildCmpI(
+          b, COOPVEC_CMPI_EQ, indices,
+          coopvecBuildBroadcast(b, address, mlirValueGetType(indices))));
+}
+
+/// reduce-mode=local (ReduceMode.h): for lane < L: if pending[lane]: the
+/// pending lanes with its address are summed, added with one atomic and
+/// no longer pending. All lanes at one address cost one atomic; L distinct
+/// addresses cost L, as direct does, plus a compare and a reduction each.
+/// (An scf.while over the smallest pending address, whose rounds are the
+/// distinct addresses, measured slower: a minui reduction per round.)
+static void localAdd(CPULowering *l, CoopvecBuilder *b,
+                     const CoopvecElementAccess *a, MlirAttribute kind,
+                     MlirValue value, MlirValue enabled) {
+  MlirValue indices = laneIndices(l, b, a);
+  CoopvecLoop loop =
+      coopvecBuildFor(b, indexConstant(l, 0), indexConstant(l, l->lanes),
+                      indexConstant(l, 1), 1, &enabled);
+  CoopvecBuilder *in = &loop.body;
+  MlirValue pending = coopvecLoopIterArg(&loop, 0);
+  MlirType types[] = {mlirValueGetType(pending)};
+  CoopvecIfElse branch = coopvecBuildIfElse(
+      in, coopvecBuildExtractDynamic(in, pending, loop.inductionVar), 1, types);
+  CoopvecBuilder *then = &branch.then;
+  MlirValue address =
+      coopvecBuildExtractDynamic(then, indices, loop.inductionVar);
+  MlirValue same = lanesAt(then, indices, address, pending);
+  MlirValue sum =
+      coopvecNarrowTo(then, sumOfLanes(then, value, same), a->element);
+  coopvecBuildAtomic(then, kind, sum, a->buffer, address);
+  // `same` is a subset of `pending`: xor clears exactly those lanes.
+  MlirValue left = coopvecBuildBinaryOp(then, "arith.xori", pending, same);
+  coopvecFinishIfElse(&branch, &left, &pending);
+  MlirValue next = mlirOperationGetResult(branch.op, 0);
+  coopvecFinishFor(&loop, 1, &next);
+}
+
+/// Whether `buffer` (lowered) is an argument of @f_batched that
+/// reduce-mode=expand gives per-host-thread copies.
+static bool isExpanded(CPULowering *l, MlirValue buffer) {
+  if (!l->expandedArgs || !mlirValueIsABlockArgument(buffer) ||
+      !mlirBlockEqual(mlirBlockArgumentGetOwner(buffer), l->entryBlock))
+    return false;
+  intptr_t arg = mlirBlockArgumentGetArgNumber(buffer) - 1; // after %n
+  return arg >= 0 && arg < l->numArgs && l->expandedArgs[arg];
+}
+
+/// reduce-mode=expand into this host thread's copy: for lane < L: if
+/// enabled[lane]: buffer[index] = buffer[index] + value[lane], plain loads
+/// and stores in lane order (lanes at one address add in turn).
+static void plainAdd(CPULowering *l, CoopvecBuilder *b,
+                     const CoopvecElementAccess *a, MlirValue value,
+                     MlirValue enabled) {
+  MlirValue indices = laneIndices(l, b, a);
+  CoopvecLoop loop =
+      coopvecBuildFor(b, indexConstant(l, 0), indexConstant(l, l->lanes),
+                      indexConstant(l, 1), 0, NULL);
+  CoopvecBuilder *in = &loop.body;
+  CoopvecIf branch = coopvecBuildIf(
+      in, coopvecBuildExtractDynamic(in, enabled, loop.inductionVar));
+  CoopvecBuilder *then = &branch.then;
+  MlirValue at = coopvecBuildExtractDynamic(then, indices, loop.inductionVar);
+  MlirValue old = coopvecBuildMemrefLoad(then, a->buffer, at);
+  MlirValue sum = coopvecBuildBinaryOp(
+      then, mlirTypeIsAFloat(a->element) ? "arith.addf" : "arith.addi", old,
+      coopvecBuildExtractDynamic(then, value, loop.inductionVar));
+  coopvecBuildMemrefStore(then, sum, a->buffer, at);
+  coopvecFinishIf(&branch);
+  coopvecFinishFor(&loop, 0, NULL);
+}
+
+/// reduce-mode=auto and expand (ReduceMode.h): a group whose enabled
+/// lanes all add at lane 0's address adds their sum once (an atomic, or a
+/// plain add into an expanded copy); any other group adds lane by lane
+/// (directAtomic / plainAdd). Measured (bench/scatter-add,
+/// docs/performance.md): local's rounds cost more than the atomics they
+/// save unless nearly all lanes collide, and a chain of plain adds at one
+/// address is as slow as the atomics.
+static void addOnceOrPerLane(CPULowering *l, CoopvecBuilder *b,
+                             const CoopvecElementAccess *a, MlirAttribute kind,
+                             MlirValue value, MlirValue enabled, bool plain) {
+  MlirValue indices = laneIndices(l, b, a);
+  MlirValue address = coopvecBuildExtract(b, indices, 0);
+  MlirValue elsewhere = coopvecBuildBinaryOp(
+      b, "arith.xori", enabled, lanesAt(b, indices, address, enabled));
+  MlirValue anyEnabled = cpuAnyActive(&l->p, b, enabled);
+  CoopvecIfElse branch =
+      coopvecBuildIfElse(b, cpuAnyActive(&l->p, b, elsewhere), 0, NULL);
+  if (plain)
+    plainAdd(l, &branch.then, a, value, enabled);
+  else
+    directAtomic(l, &branch.then, a, kind, value, enabled);
+  CoopvecIf any = coopvecBuildIf(&branch.otherwise, anyEnabled);
+  CoopvecBuilder *in = &any.then;
+  MlirValue sum =
+      coopvecNarrowTo(in, sumOfLanes(in, value, enabled), a->element);
+  if (plain)
+    coopvecBuildMemrefStore(
+        in,
+        coopvecBuildBinaryOp(
+            in, mlirTypeIsAFloat(a->element) ? "arith.addf" : "arith.addi",
+            coopvecBuildMemrefLoad(in, a->buffer, address), sum),
+        a->buffer, address);
+  else
+    coopvecBuildAtomic(in, kind, sum, a->buffer, address);
+  coopvecFinishIf(&any);
+  coopvecFinishIfElse(&branch, NULL, NULL);
+}
+
+static MlirValue cpuAtomic(CoopvecPerThread *p, CoopvecBuilder *b,
+                           const CoopvecElementAccess *a, MlirAttribute kind,
+                           MlirValue value, MlirValue mask) {
+  CPULowering *l = cpuOf(p);
+  MlirValue enabled = laneMask(l, b, mask);
+  if (p->reduceMode == CoopvecReduceDirect || !coopvecIsScatterAdd(a, kind))
+    return directAtomic(l, b, a, kind, value, enabled);
+  if (p->reduceMode == CoopvecReduceExpand && isExpanded(l, a->buffer))
+    addOnceOrPerLane(l, b, a, kind, value, enabled, true);
+  else if (p->reduceMode == CoopvecReduceAuto)
+    addOnceOrPerLane(l, b, a, kind, value, enabled, false);
+  else // local, and expand's other scatter-adds
+    localAdd(l, b, a, kind, value, enabled);
+  // No op uses the old values (coopvecIsScatterAdd).
+  return zeroLanes(b, laneVectorOf(l, a->element));
 }
 
 //===----------------------------------------------------------------------===//

@@ -88,7 +88,7 @@ static MlirValue buildShuffle(CoopvecBuilder *b, MlirValue lhs, MlirValue rhs,
 /// rows r and r | bit (r without the bit) exchange the elements whose
 /// column has the bit clear in one and set in the other. LLVM selects
 /// unpck / shufps / vperm2f128-style instructions for the stages.
-static void transposeRows(CoopvecBuilder *b, MlirValue *rows, int64_t block) {
+void cpuTransposeRows(CoopvecBuilder *b, MlirValue *rows, int64_t block) {
   int64_t low[16], high[16];
   for (int64_t bit = 1; bit < block; bit <<= 1) {
     for (int64_t c = 0; c < block; ++c) {
@@ -171,7 +171,7 @@ static void loadBlocks(CPULowering *l, CoopvecBuilder *b, MlirValue buffer,
         coopvecWidenToF32(in, coopvecBuild1(in, "vector.load", 2, operands,
                                             vectorOf(block, element), 0, NULL));
   }
-  transposeRows(in, rows, block);
+  cpuTransposeRows(in, rows, block);
   for (int64_t j = 0; j < block; ++j) {
     MlirValue operands[] = {
         rows[j], tile, addIndex(l, &loops, loops.element, j), loops.thread};
@@ -196,7 +196,7 @@ static void storeBlocks(CPULowering *l, CoopvecBuilder *b, MlirValue buffer,
     rows[j] = coopvecBuild1(in, "vector.load", 3, operands,
                             vectorOf(block, l->p.f32), 0, NULL);
   }
-  transposeRows(in, rows, block);
+  cpuTransposeRows(in, rows, block);
   for (int64_t k = 0; k < block; ++k) {
     MlirValue operands[] = {coopvecNarrowTo(in, rows[k], element), buffer,
                             addIndex(l, &loops, loops.start, k * size)};

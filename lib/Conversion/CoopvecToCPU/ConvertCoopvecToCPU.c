@@ -37,6 +37,7 @@ typedef struct ConvertOptions {
   int64_t lanes;
   int64_t rowBlock;
   bool boundsChecks;
+  char reduceMode[COOPVEC_OPTION_STRING_MAX];
 } ConvertOptions;
 
 /// What the options resolve to for this run.
@@ -44,6 +45,7 @@ typedef struct Resolved {
   CoopvecCPUTarget target;
   int64_t lanes, rowBlock;
   bool boundsChecks;
+  CoopvecReduceMode reduceMode;
 } Resolved;
 
 enum { MAX_LANES = 256, MAX_ROW_BLOCK = 64 };
@@ -54,7 +56,7 @@ static const CoopvecThreadMapping cpuMapping;
 // Checks (nothing changes until every per-thread function passes)
 //===----------------------------------------------------------------------===//
 
-/// Gradient tiles of outer products live on the stack (CPUMatvec.c).
+/// Gradient tiles of outer products live on the stack (CPUTraining.c).
 static bool checkMatrixSize(MlirOperation op, MlirValue matrix) {
   MlirType type = mlirValueGetType(matrix);
   int64_t rows = coopvecMatrixTypeGetRows(type);
@@ -199,11 +201,56 @@ static void mapArguments(CPULowering *l, MlirBlock original) {
   }
 }
 
+/// reduce-mode=expand: the arguments that get per-host-thread copies.
+static void findExpandedArgs(CPULowering *l, MlirBlock original) {
+  l->numArgs = mlirBlockGetNumArguments(original);
+  l->expandedArgs = calloc((size_t)l->numArgs + 1, sizeof(bool));
+  if (!l->expandedArgs)
+    abort();
+  for (intptr_t i = 0; i < l->numArgs; ++i)
+    l->expandedArgs[i] =
+        coopvecArgumentIsExpandable(mlirBlockGetArgument(original, i));
+}
+
+/// Adds `@f_batched = array<i64: args...>` to the module's
+/// COOPVEC_EXPANDED_ARGS_ATTR dictionary when some argument is expanded:
+/// the engine gives those arguments per-host-thread copies.
+static void recordExpandedArgs(CPULowering *l, MlirOperation module,
+                               MlirOperation batched) {
+  int64_t *args = calloc((size_t)l->numArgs + 1, sizeof(int64_t));
+  intptr_t count = 0;
+  if (!args)
+    abort();
+  for (intptr_t i = 0; l->expandedArgs && i < l->numArgs; ++i)
+    if (l->expandedArgs[i])
+      args[count++] = i;
+  if (count) {
+    MlirStringRef key =
+        mlirStringRefCreateFromCString(COOPVEC_EXPANDED_ARGS_ATTR);
+    MlirAttribute old = mlirOperationGetAttributeByName(module, key);
+    intptr_t numOld =
+        mlirAttributeIsNull(old) ? 0 : mlirDictionaryAttrGetNumElements(old);
+    MlirNamedAttribute *entries =
+        calloc((size_t)numOld + 1, sizeof(MlirNamedAttribute));
+    if (!entries)
+      abort();
+    for (intptr_t i = 0; i < numOld; ++i)
+      entries[i] = mlirDictionaryAttrGetElement(old, i);
+    entries[numOld] = mlirNamedAttributeGet(
+        mlirIdentifierGet(l->p.ctx, coopvecSymbolNameOf(batched)),
+        mlirDenseI64ArrayGet(l->p.ctx, count, args));
+    mlirOperationSetDiscardableAttributeByName(
+        module, key, mlirDictionaryAttrGet(l->p.ctx, numOld + 1, entries));
+    free(entries);
+  }
+  free(args);
+}
+
 /// Builds @f_batched from the checked per-thread function `func`, then
 /// erases `func`. Uniform ops are moved into the lane loop in order;
 /// coopvec ops are lowered in place of them.
 static bool lowerFunction(MlirOperation module, MlirOperation func,
-                          const Resolved *resolved) {
+                          const Resolved *resolved, CoopvecReduceMode mode) {
   MlirContext ctx = mlirOperationGetContext(func);
   MlirLocation loc = mlirOperationGetLocation(func);
   CPULowering l;
@@ -217,22 +264,64 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
   l.laneType = mlirVectorTypeGet(1, &lanes, mlirF32TypeGet(ctx));
   coopvecPerThreadInit(&l.p, ctx, &cpuMapping, &l, l.laneType);
   l.p.boundsChecks = resolved->boundsChecks;
+  l.p.reduceMode = mode;
   coopvecPerThreadAnalyze(&l.p, func);
   MlirOperation batched = createBatchedFunction(module, func, resolved);
   createLaneLoop(&l, batched, loc);
   createMask(&l);
   MlirBlock original = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  if (l.p.reduceMode == CoopvecReduceExpand)
+    findExpandedArgs(&l, original); // before their uses move
   mapArguments(&l, original);
   bool ok = coopvecPerThreadLowerBlock(&l.p, original);
   if (ok)
     cpuStoreResults(&l, mlirBlockGetTerminator(original),
                     1 + mlirBlockGetNumArguments(original));
   coopvecFinishStatusSignature(&l.p, l.entryBlock, batched, module);
+  if (ok)
+    recordExpandedArgs(&l, module, batched);
+  free(l.expandedArgs);
   coopvecPerThreadFree(&l.p);
   coopvecPointerMapFree(&l.lastLanes);
   free(l.widened);
   mlirOperationDestroy(func);
   return ok;
+}
+
+static bool hasExpandableArgument(MlirOperation func) {
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(body); ++i)
+    if (coopvecArgumentIsExpandable(mlirBlockGetArgument(body, i)))
+      return true;
+  return false;
+}
+
+/// Lowers `func` in the resolved mode. Under auto, a function with an
+/// expandable argument is lowered twice: @f_batched with atomics (auto's
+/// own code) and @"f.expand_batched" under expand, which the engine runs
+/// when the per-host-thread copies are small enough (docs/passes.md,
+/// "reduce-mode"; COOPVEC_EXPAND_VARIANT_SUFFIX).
+static bool lowerVariants(MlirOperation module, MlirOperation func,
+                          const Resolved *resolved) {
+  if (resolved->reduceMode == CoopvecReduceAuto &&
+      hasExpandableArgument(func)) {
+    MlirOperation variant = mlirOperationClone(func);
+    MlirStringRef name = coopvecSymbolNameOf(func);
+    CoopvecBuffer text = {0};
+    coopvecBufferAppendf(&text, "%.*s%s", (int)name.length, name.data,
+                         COOPVEC_EXPAND_VARIANT_SUFFIX);
+    mlirOperationSetAttributeByName(
+        variant, mlirStringRefCreateFromCString("sym_name"),
+        mlirStringAttrGet(mlirOperationGetContext(func),
+                          mlirStringRefCreate(text.data, text.size)));
+    coopvecBufferFree(&text);
+    mlirBlockInsertOwnedOperationAfter(
+        mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0)), func,
+        variant);
+    if (!lowerFunction(module, variant, resolved, CoopvecReduceExpand))
+      return false;
+  }
+  return lowerFunction(module, func, resolved, resolved->reduceMode);
 }
 
 //===----------------------------------------------------------------------===//
@@ -280,6 +369,10 @@ static bool resolveOptions(MlirOperation module, const ConvertOptions *options,
                          "%s: row-block=%lld is out of range; use 1 to %d, "
                          "or 0 for the target's default",
                          passName, (long long)options->rowBlock, MAX_ROW_BLOCK);
+  else if (!coopvecParseReduceMode(options->reduceMode, &resolved->reduceMode))
+    coopvecBufferAppendf(&message, "%s: reduce-mode=%s is not a mode; use %s",
+                         passName, options->reduceMode,
+                         coopvecReduceModeValues);
   else if (!coopvecCPUTargetResolve(options->triple, options->cpu,
                                     options->features, &resolved->target,
                                     &message))
@@ -304,7 +397,7 @@ static void runConvert(MlirOperation module, MlirExternalPass pass,
   ok = ok && coopvecPrepareFunctions(module, &perThread, passName, "_batched",
                                      checkCPUOp);
   for (intptr_t i = 0; ok && i < perThread.count; ++i)
-    ok = lowerFunction(module, perThread.ops[i], &resolved);
+    ok = lowerVariants(module, perThread.ops[i], &resolved);
   free(perThread.ops);
   coopvecCPUTargetFree(&resolved.target);
   if (!ok)
@@ -365,6 +458,17 @@ static const CoopvecPassOption convertOptions[] = {
      "the run (varying indices, accesses inside control flow): an access "
      "outside its buffer reads 0, writes nothing and is reported in the "
      "status argument; false removes the checks (unsafe)"},
+    {"reduce-mode", CoopvecOptionString, offsetof(ConvertOptions, reduceMode),
+     "auto",
+     "scatter-adds at per-thread indices (atomic addf / addi whose old value "
+     "is unused, reduce_sum_accumulate at a varying offset): direct (one "
+     "atomic per thread), local (the lanes of a group adding to one address "
+     "summed first, one atomic per distinct address), expand (buffers only "
+     "scatter-added into: plain adds into per-host-thread copies the "
+     "engine merges after the run; other scatter-adds as local) or auto "
+     "(one summed atomic for a group whose lanes all add at one address, "
+     "else direct; plus an expand variant the engine runs while the copies "
+     "fit 8 MiB)"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {

@@ -42,6 +42,7 @@ typedef struct ConvertOptions {
   int64_t registerElements;
   bool builtinLaneId;
   bool boundsChecks;
+  char reduceMode[COOPVEC_OPTION_STRING_MAX];
 } ConvertOptions;
 
 enum {
@@ -87,7 +88,10 @@ static void resolveOptions(const ConvertOptions *options, GPUConfig *config,
   config->registerElements = options->registerElements;
   config->builtinLaneId = options->builtinLaneId;
   config->boundsChecks = options->boundsChecks;
-  if (!parseMatvecMode(options->matvec, &config->matvec))
+  if (!coopvecParseReduceMode(options->reduceMode, &config->reduceMode))
+    coopvecBufferAppendf(message, "reduce-mode=%s is not a mode; use %s",
+                         options->reduceMode, coopvecReduceModeValues);
+  else if (!parseMatvecMode(options->matvec, &config->matvec))
     coopvecBufferAppendf(message,
                          "matvec=%s is not a schedule; use mma, "
                          "simt or auto",
@@ -404,6 +408,13 @@ static bool lowerFunction(MlirOperation gpuModule, MlirOperation func,
   mapping.ssaMaxElements = registerElementsFor(config, plan);
   coopvecPerThreadInit(&l.p, ctx, &mapping, &l, mlirF32TypeGet(ctx));
   l.p.boundsChecks = config->boundsChecks;
+  // auto: direct, today's code; local is not measured on a GPU yet.
+  // expand: local (per-host-thread copies are a CPU engine's; a GPU
+  // kernel has no host threads). docs/passes.md, "reduce-mode".
+  l.p.reduceMode = config->reduceMode == CoopvecReduceLocal ||
+                           config->reduceMode == CoopvecReduceExpand
+                       ? CoopvecReduceLocal
+                       : CoopvecReduceDirect;
   coopvecPerThreadAnalyze(&l.p, func);
   MlirOperation kernel = createKernel(gpuModule, func, config, plan);
   l.entryBlock = mlirRegionGetFirstBlock(mlirOperationGetRegion(kernel, 0));
@@ -518,6 +529,14 @@ static const CoopvecPassOption convertOptions[] = {
      "the run (varying indices, accesses inside control flow): an access "
      "outside its buffer reads 0, writes nothing and is reported in the "
      "status argument; false removes the checks (unsafe)"},
+    {"reduce-mode", CoopvecOptionString, offsetof(ConvertOptions, reduceMode),
+     "auto",
+     "scatter-adds at per-thread indices (atomic addf / addi whose old value "
+     "is unused, reduce_sum_accumulate at a varying offset): direct (one "
+     "atomic per thread), local (the threads of a subgroup adding to one "
+     "address summed with subgroup reductions, one atomic per distinct "
+     "address; their control flow runs masked), expand (the same as local "
+     "on a GPU) or auto (direct)"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {

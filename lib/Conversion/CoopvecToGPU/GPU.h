@@ -25,6 +25,12 @@
 /// (coopvec-prepare-spirv does, lib/Conversion/PrepareSPIRV/Status.c).
 #define COOPVEC_GPU_STATUS_REPORT_ATTR "coopvec.status_report"
 
+/// A unit attribute on the `math.fma`s of a `simt` matvec's dot products
+/// (GPUMatvec.c), whose rounding the dialect leaves to the target: a
+/// target that computes other f32 fmas in f64 to round them once (coopvec-
+/// prepare-spirv, lib/Conversion/PrepareSPIRV/F32Fma.c) keeps these fast.
+#define COOPVEC_GPU_ACCUMULATE_ATTR "coopvec.accumulate"
+
 typedef enum GPUMatvecMode {
   GPUMatvecAuto,
   GPUMatvecMMA,
@@ -42,12 +48,13 @@ typedef enum GPUSchedule {
 typedef struct GPUConfig {
   GPUMatvecMode matvec;
   bool allowTF32;
-  int64_t blockSize;        // threads per workgroup
-  int64_t subgroupSize;     // threads per subgroup (an NVIDIA warp: 32)
-  int64_t workgroupMemory;  // bytes the tensor-core staging may use
-  int64_t registerElements; // vecs up to this size stay in SSA; 0: auto
-  bool builtinLaneId;       // leader: gpu.lane_id == 0 (any subgroup size)
-  bool boundsChecks;        // run-time checks of accesses (Memory.c)
+  int64_t blockSize;            // threads per workgroup
+  int64_t subgroupSize;         // threads per subgroup (an NVIDIA warp: 32)
+  int64_t workgroupMemory;      // bytes the tensor-core staging may use
+  int64_t registerElements;     // vecs up to this size stay in SSA; 0: auto
+  bool builtinLaneId;           // leader: gpu.lane_id == 0 (any subgroup size)
+  bool boundsChecks;            // run-time checks of accesses (Memory.c)
+  CoopvecReduceMode reduceMode; // scatter-adds (ReduceMode.h), resolved
 } GPUConfig;
 
 /// The workgroup buffers the tensor-core matvecs of a kernel share, in

@@ -313,6 +313,19 @@ static void emitTensorCoreMatvec(GPULowering *l, Matvec *m) {
 // SIMT
 //===----------------------------------------------------------------------===//
 
+/// fma(w, x, acc) widened to f32, marked as a dot product's step
+/// (COOPVEC_GPU_ACCUMULATE_ATTR: the target may round it twice).
+static MlirValue accumulate(CoopvecBuilder *b, MlirValue w, MlirValue x,
+                            MlirValue acc) {
+  MlirValue sum =
+      coopvecBuildTernaryOp(b, "math.fma", coopvecWidenToF32(b, w), x, acc);
+  mlirOperationSetDiscardableAttributeByName(
+      mlirOpResultGetOwner(sum),
+      mlirStringRefCreateFromCString(COOPVEC_GPU_ACCUMULATE_ATTR),
+      mlirUnitAttrGet(mlirTypeGetContext(mlirValueGetType(sum))));
+  return sum;
+}
+
 /// acc + sum_k W(o, k) x_k at `b`, for the output index `o`, the constant
 /// `oConstant` when that is not negative.
 static MlirValue dotProduct(GPULowering *l, CoopvecBuilder *b, const Matvec *m,
@@ -325,8 +338,7 @@ static MlirValue dotProduct(GPULowering *l, CoopvecBuilder *b, const Matvec *m,
                          ? constantWeightIndex(l, m, oConstant, k)
                          : weightIndex(l, b, m, o, indexConstant(l, k));
       MlirValue w = coopvecBuildMemrefLoad(b, m->view->buffer, at);
-      acc = coopvecBuildTernaryOp(b, "math.fma", coopvecWidenToF32(b, w),
-                                  coopvecOperandElement(p, m->input, k), acc);
+      acc = accumulate(b, w, coopvecOperandElement(p, m->input, k), acc);
     }
     return acc;
   }
@@ -337,9 +349,7 @@ static MlirValue dotProduct(GPULowering *l, CoopvecBuilder *b, const Matvec *m,
   MlirValue x = gpuLoadRow(p, in, input->tile, loop.inductionVar);
   MlirValue w = coopvecBuildMemrefLoad(
       in, m->view->buffer, weightIndex(l, in, m, o, loop.inductionVar));
-  MlirValue sum =
-      coopvecBuildTernaryOp(in, "math.fma", coopvecWidenToF32(in, w), x,
-                            coopvecLoopIterArg(&loop, 0));
+  MlirValue sum = accumulate(in, w, x, coopvecLoopIterArg(&loop, 0));
   coopvecFinishFor(&loop, 1, &sum);
   return mlirOperationGetResult(loop.op, 0);
 }

@@ -30,6 +30,7 @@
 #include <mlir-c/BuiltinTypes.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 static MlirValue indexConstant(GPULowering *l, int64_t value) {
   return coopvecPerThreadIndex(&l->p, value);
@@ -86,6 +87,7 @@ MlirValue gpuAnyActive(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue mask) {
 
 typedef struct CooperativeSearch {
   const GPUPlan *plan;
+  bool localAdds; // reduce-mode=local: scatter-adds need the subgroup
   bool found;
 } CooperativeSearch;
 
@@ -95,7 +97,8 @@ static MlirWalkResult findCooperative(MlirOperation op, void *userData) {
   bool tensorCores = coopvecOpIs(op, CoopvecOpMatvec) && schedule > 0 &&
                      schedule != GPUScheduleSIMT;
   if (!tensorCores && !coopvecOpIs(op, CoopvecOpOuterProductAccumulate) &&
-      !coopvecOpIs(op, CoopvecOpReduceSumAccumulate))
+      !coopvecOpIs(op, CoopvecOpReduceSumAccumulate) &&
+      !(search->localAdds && coopvecOpIsScatterAdd(op)))
     return MlirWalkResultAdvance;
   search->found = true;
   return MlirWalkResultInterrupt;
@@ -105,7 +108,8 @@ static MlirWalkResult findCooperative(MlirOperation op, void *userData) {
 /// at a varying offset is per-thread atomics, but counting it too keeps
 /// the rule simple.
 bool gpuMasksRegion(CoopvecPerThread *p, MlirOperation op) {
-  CooperativeSearch search = {gpuOf(p)->plan, false};
+  CooperativeSearch search = {gpuOf(p)->plan,
+                              p->reduceMode == CoopvecReduceLocal, false};
   mlirOperationWalk(op, findCooperative, &search, MlirWalkPreOrder);
   return search.found;
 }
@@ -156,10 +160,124 @@ static void gpuStore(CoopvecPerThread *p, CoopvecBuilder *b,
   coopvecFinishIf(&branch);
 }
 
+/// `gpu.subgroup_reduce <kind>` of `value` over the whole subgroup.
+static MlirValue subgroupReduce(CoopvecBuilder *b, const char *kind,
+                                MlirValue value) {
+  if (strcmp(kind, "add") == 0)
+    return coopvecBuildSubgroupReduce(b, "#gpu<all_reduce_op add>", value);
+  return coopvecBuildSubgroupReduce(b, "#gpu<all_reduce_op minui>", value);
+}
+
+static MlirValue i32Of(CoopvecBuilder *b, MlirValue value) {
+  MlirType i32 = mlirIntegerTypeGet(b->context, 32);
+  if (mlirTypeIsAIndex(mlirValueGetType(value)))
+    return coopvecBuildCast1(b, "arith.index_cast", value, i32);
+  return coopvecBuildCast1(b, "arith.extui", value, i32);
+}
+
+/// The threads of `pending` whose `index` is the smallest pending one of
+/// the subgroup (compared in its low, then its high 32 bits, so that
+/// integer reductions stay 32-bit).
+static MlirValue smallestAddress(CoopvecBuilder *b, MlirValue index,
+                                 MlirValue pending) {
+  MlirType i64 = mlirIntegerTypeGet(b->context, 64);
+  MlirType i32 = mlirIntegerTypeGet(b->context, 32);
+  MlirValue wide = coopvecBuildCast1(b, "arith.index_cast", index, i64);
+  MlirValue parts[] = {
+      coopvecBuildCast1(b, "arith.trunci", wide, i32),
+      coopvecBuildCast1(
+          b, "arith.trunci",
+          coopvecBuildBinaryOp(b, "arith.shrui", wide,
+                               coopvecBuildIntConstant(b, i64, 32)),
+          i32)};
+  MlirValue none = coopvecBuildIntConstant(b, i32, -1); // above every part
+  MlirValue same = pending;
+  for (int i = 0; i < 2; ++i) {
+    MlirValue least =
+        subgroupReduce(b, "minui", coopvecBuildSelect(b, same, parts[i], none));
+    same = coopvecBuildBinaryOp(
+        b, "arith.andi", same,
+        coopvecBuildCmpI(b, COOPVEC_CMPI_EQ, parts[i], least));
+  }
+  return same;
+}
+
+/// `scf.while (%arg = init)` of one i1, with the blocks `before` and
+/// `after` (each with one i1 argument), inserted at `b`.
+static void buildWhile(CoopvecBuilder *b, MlirValue init, MlirBlock before,
+                       MlirBlock after) {
+  MlirRegion regions[] = {mlirRegionCreate(), mlirRegionCreate()};
+  mlirRegionAppendOwnedBlock(regions[0], before);
+  mlirRegionAppendOwnedBlock(regions[1], after);
+  MlirType type = mlirValueGetType(init);
+  MlirOperationState state = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("scf.while"), b->location);
+  mlirOperationStateAddOperands(&state, 1, &init);
+  mlirOperationStateAddResults(&state, 1, &type);
+  mlirOperationStateAddOwnedRegions(&state, 2, regions);
+  MlirOperation loop = mlirOperationCreate(&state);
+  if (mlirOperationIsNull(loop))
+    abort(); // one i1 carried through two one-argument blocks
+  mlirBlockInsertOwnedOperationBefore(b->block, b->before, loop);
+}
+
+/// reduce-mode=local (ReduceMode.h), with the whole subgroup here (the
+/// control flow around runs masked, gpuMasksRegion): while a thread of the
+/// subgroup is pending, the pending threads at the smallest pending address
+/// sum their values (subgroup add, f32 for floats: f16 rounds once, at the
+/// atomic) and the first of them adds the sum with one atomic.
+static void localAdd(GPULowering *l, CoopvecBuilder *b,
+                     const CoopvecElementAccess *a, MlirAttribute kind,
+                     MlirValue value, MlirValue enabled) {
+  MlirType i1 = mlirIntegerTypeGet(l->p.ctx, 1);
+  MlirLocation loc = b->location;
+  MlirBlock before = mlirBlockCreate(1, &i1, &loc);
+  MlirBlock after = mlirBlockCreate(1, &i1, &loc);
+  buildWhile(b, enabled, before, after); // carries `pending`
+  CoopvecBuilder test = coopvecBuilderAtEnd(before, loc);
+  MlirValue pending = mlirBlockGetArgument(before, 0);
+  MlirValue any = coopvecBuildCmpI(
+      &test, COOPVEC_CMPI_NE,
+      subgroupReduce(&test, "add", i32Of(&test, pending)),
+      coopvecBuildIntConstant(&test, mlirIntegerTypeGet(l->p.ctx, 32), 0));
+  MlirValue condition[] = {any, pending};
+  coopvecBuild0(&test, "scf.condition", 2, condition, 0, NULL);
+  CoopvecBuilder in = coopvecBuilderAtEnd(after, loc);
+  pending = mlirBlockGetArgument(after, 0);
+  MlirValue same = smallestAddress(&in, a->index, pending);
+  bool isFloat = mlirTypeIsAFloat(a->element);
+  MlirValue wide = isFloat ? coopvecWidenToF32(&in, value) : value;
+  MlirValue identity =
+      isFloat ? coopvecPerThreadConstant(&l->p, -0.0) : zeroOf(&in, a->element);
+  MlirValue sum = coopvecNarrowTo(
+      &in,
+      subgroupReduce(&in, "add", coopvecBuildSelect(&in, same, wide, identity)),
+      a->element);
+  MlirValue thread = i32Of(&in, l->threadInBlock);
+  MlirValue first = subgroupReduce(
+      &in, "minui",
+      coopvecBuildSelect(
+          &in, same, thread,
+          coopvecBuildIntConstant(&in, mlirIntegerTypeGet(l->p.ctx, 32), -1)));
+  CoopvecIf leader = coopvecBuildIf(
+      &in, coopvecBuildCmpI(&in, COOPVEC_CMPI_EQ, thread, first));
+  coopvecBuildAtomic(&leader.then, kind, sum, a->buffer, a->index);
+  coopvecFinishIf(&leader);
+  // `same` is a subset of `pending`: xor clears exactly those threads.
+  MlirValue left = coopvecBuildBinaryOp(&in, "arith.xori", pending, same);
+  coopvecBuild0(&in, "scf.yield", 1, &left, 0, NULL);
+}
+
 static MlirValue gpuAtomic(CoopvecPerThread *p, CoopvecBuilder *b,
                            const CoopvecElementAccess *a, MlirAttribute kind,
                            MlirValue value, MlirValue mask) {
   MlirValue enabled = accessing(gpuOf(p), b, mask);
+  if (p->reduceMode == CoopvecReduceLocal && coopvecIsScatterAdd(a, kind)) {
+    if (mlirValueIsNull(enabled))
+      enabled = coopvecBuildIntConstant(b, mlirIntegerTypeGet(p->ctx, 1), 1);
+    localAdd(gpuOf(p), b, a, kind, value, enabled);
+    return zeroOf(b, a->element); // unused (coopvecIsScatterAdd)
+  }
   MlirNamedAttribute attr = coopvecNamedAttr(p->ctx, "kind", kind);
   MlirValue operands[] = {value, a->buffer, a->index};
   if (mlirValueIsNull(enabled))

@@ -36,6 +36,7 @@
 #ifndef COOPVEC_LIB_CONVERSION_PERTHREAD_PERTHREAD_H
 #define COOPVEC_LIB_CONVERSION_PERTHREAD_PERTHREAD_H
 
+#include "Conversion/PerThread/ReduceMode.h"
 #include "Conversion/PerThread/Uniformity.h"
 #include "Dialect/Functions.h"
 #include "Dialect/OpTable.h"
@@ -209,6 +210,9 @@ typedef struct CoopvecPerThread {
   /// Run-time bounds checks (Memory.c): the accesses checked, in order (a
   /// report names one by its index), and the status buffer they report to.
   bool boundsChecks;
+  /// How the target builds scatter-adds (ReduceMode.h); auto is resolved
+  /// by the target before lowering.
+  CoopvecReduceMode reduceMode;
   /// While a coopvec transfer at a uniform offset that is checked at run
   /// time is lowered: the elements inside its buffer (a uniform
   /// vector<N x i1>); null otherwise. The targets' store and reduce_sum

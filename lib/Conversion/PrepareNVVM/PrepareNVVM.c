@@ -9,9 +9,10 @@
 //     convert-gpu-to-nvvm, not shared memory. Each becomes a
 //     `memref.global` in address space 3 with the alloc's alignment (PTX
 //     `.shared .align N`) and a `memref.get_global`;
-//   - `gpu.subgroup_reduce add` of f32 has no NVVM lowering (only i32,
-//     with redux.sync): it becomes a butterfly of `gpu.shuffle xor` over
-//     the 32 lanes, which leaves the same sum in every lane;
+//   - `gpu.subgroup_reduce add` of f32 has no NVVM lowering, and i32 add /
+//     minui only redux.sync (sm_80) through patterns convert-gpu-to-nvvm
+//     does not run: each becomes a butterfly of `gpu.shuffle xor` over the
+//     32 lanes, which leaves the same result in every lane;
 //   - math.floor, ceil, round, roundeven, absf, copysign and sqrt, which
 //     convert-gpu-to-nvvm refuses as llvm.intr.* ops (it wants libdevice
 //     calls), become calls of the same LLVM intrinsics (MathIntrinsics.c);
@@ -206,30 +207,42 @@ static bool rewriteAlloc(MlirOperation gpuModule, MlirOperation alloc,
 
 /// Whether `reduce` is an add of f32 over the whole subgroup (what
 /// convert-coopvec-to-gpu emits; the shuffles move 32-bit values).
-static bool isF32SumOfWarp(MlirOperation reduce) {
+/// The arith op that combines two lanes of a whole-warp subgroup_reduce
+/// this pass rewrites: f32 add (the training ops) and i32 add / minui
+/// (reduce-mode=local's votes and leader choice), which convert-gpu-to-nvvm
+/// lowers only as redux.sync (sm_80) or not at all; NULL for others.
+static const char *butterflyCombiner(MlirOperation reduce) {
+  if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(
+          reduce, mlirStringRefCreateFromCString("cluster_size"))))
+    return NULL;
   CoopvecBuffer text = {0};
   mlirAttributePrint(mlirOperationGetAttributeByName(
                          reduce, mlirStringRefCreateFromCString("op")),
                      coopvecBufferCallback, &text);
-  bool add = strcmp(coopvecBufferStr(&text), "#gpu<all_reduce_op add>") == 0;
+  const char *op = coopvecBufferStr(&text);
+  MlirType type = mlirValueGetType(mlirOperationGetResult(reduce, 0));
+  bool i32 = mlirTypeIsAInteger(type) && mlirIntegerTypeGetWidth(type) == 32;
+  const char *combiner = NULL;
+  if (strcmp(op, "#gpu<all_reduce_op add>") == 0 && mlirTypeIsAF32(type))
+    combiner = "arith.addf";
+  else if (strcmp(op, "#gpu<all_reduce_op add>") == 0 && i32)
+    combiner = "arith.addi";
+  else if (strcmp(op, "#gpu<all_reduce_op minui>") == 0 && i32)
+    combiner = "arith.minui";
   coopvecBufferFree(&text);
-  return add &&
-         mlirTypeIsAF32(mlirValueGetType(mlirOperationGetResult(reduce, 0))) &&
-         mlirAttributeIsNull(mlirOperationGetAttributeByName(
-             reduce, mlirStringRefCreateFromCString("cluster_size")));
+  return combiner;
 }
 
-/// The sum over the warp by a xor butterfly: after the step with offset s,
-/// every lane holds the sum of its aligned group of 2s lanes, the same
-/// value in each of them (addition commutes exactly).
-static void rewriteReduce(MlirOperation reduce) {
+/// The reduction over the warp by a xor butterfly: after the step with
+/// offset s, every lane holds the result of its aligned group of 2s lanes,
+/// the same value in each of them (the combiners commute exactly).
+static void rewriteReduce(MlirOperation reduce, const char *combiner) {
   CoopvecBuilder b =
       coopvecBuilderBefore(reduce, mlirOperationGetLocation(reduce));
   MlirValue sum = mlirOperationGetOperand(reduce, 0);
   for (int32_t offset = WARP_SIZE / 2; offset >= 1; offset /= 2)
     sum = coopvecBuildBinaryOp(
-        &b, "arith.addf", sum,
-        coopvecBuildShuffleXor(&b, sum, offset, WARP_SIZE));
+        &b, combiner, sum, coopvecBuildShuffleXor(&b, sum, offset, WARP_SIZE));
   mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(reduce, 0), sum);
   mlirOperationDestroy(reduce);
 }
@@ -246,8 +259,8 @@ static bool rewriteOp(MlirOperation gpuModule, MlirOperation op,
   } else if (isWorkgroupAlloc(op)) {
     return rewriteAlloc(gpuModule, op, *kernel, (*allocs)++);
   } else if (coopvecOpIsNamed(op, "gpu.subgroup_reduce") &&
-             isF32SumOfWarp(op)) {
-    rewriteReduce(op);
+             butterflyCombiner(op)) {
+    rewriteReduce(op, butterflyCombiner(op));
   }
   return true;
 }

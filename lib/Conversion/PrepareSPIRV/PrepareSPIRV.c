@@ -31,7 +31,10 @@
 //   - math.trunc, arith.ceildivsi / ceildivui / floordivsi, which the
 //     conversions have no pattern for, expanded (Expand.c);
 //   - f16 math.fma in f32, rounded to odd, then to f16 (F16Fma.c:
-//     lavapipe's GLSL Fma is not fused, and in f16 that is far off);
+//     lavapipe's GLSL Fma is not fused, and in f16 that is far off), and
+//     f32 math.fma in f64 likewise (F32Fma.c), except the matvec's dot
+//     products (marked coopvec.accumulate), after the vectors are split
+//     (vector.fma is math.fma then; no f64 vectors);
 //   - the status atomics of run-time bounds reports gathered per thread
 //     and added once at the kernel's end (Status.c: lavapipe runs loops
 //     that hold 64-bit atomics wrong);
@@ -168,7 +171,7 @@ static MlirAttribute buildTargetEnv(MlirContext ctx, const Target *target) {
       &text,
       "#spirv.target_env<#spirv.vce<%s, [Shader, Int8, Int16, Int64, "
       "Int64Atomics, "
-      "Float16, StorageBuffer8BitAccess, StorageBuffer16BitAccess, "
+      "Float16, Float64, StorageBuffer8BitAccess, StorageBuffer16BitAccess, "
       "GroupNonUniform, GroupNonUniformArithmetic%s%s%s%s], "
       "[SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, "
       "SPV_KHR_storage_buffer_storage_class%s%s%s]>, api=Vulkan, "
@@ -428,7 +431,8 @@ static bool prepareKernel(MlirOperation kernel, const Target *target) {
     }
   // Only the cooperative-matrix staging depends on the subgroup size.
   ok = ok && (!multiplies || checkSubgroupSize(kernel, target));
-  ok = ok && coopvecScalarizeVectors(kernel, passName);
+  ok = ok && coopvecScalarizeVectors(kernel, passName) &&
+       coopvecExpandF32Fma(kernel, passName);
   for (intptr_t i = 0; ok && i < list.count; ++i) {
     if (coopvecOpIsNamed(list.ops[i], "memref.alloca"))
       moveToFunctionStorage(list.ops[i]);

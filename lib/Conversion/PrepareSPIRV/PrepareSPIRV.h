@@ -48,9 +48,21 @@ void coopvecGuardZeroTripLoops(MlirOperation kernel);
 /// `math.trunc`, `arith.ceildivsi`, `arith.ceildivui`, `arith.floordivsi`.
 void coopvecExpandForSPIRV(MlirOperation kernel);
 
+/// Replaces `fma`, a `math.fma`, by the same fma computed in the float type
+/// `wideElement` (of the same shape), in which the product must be exact,
+/// rounded to odd and then to the fma's type (WideFma.c): rounded once,
+/// whether the driver fuses GLSL Fma or not.
+void coopvecReplaceByWideFma(MlirOperation fma, MlirType wideElement);
+
 /// Computes every f16 `math.fma` of `kernel` in f32, rounded to odd and
 /// then to f16 (F16Fma.c): exact, whether the driver fuses GLSL Fma or not.
 void coopvecExpandF16Fma(MlirOperation kernel);
+
+/// Computes every f32 `math.fma` of `kernel` not marked
+/// `coopvec.accumulate` (a matvec's dot product) in f64, rounded to odd and
+/// then to f32 (F32Fma.c). Returns false after emitting an error at an fma
+/// when the gpu.module's target environment lacks Float64 or Int64.
+bool coopvecExpandF32Fma(MlirOperation kernel, const char *passName);
 
 /// Expands every `arith.maximumf` / `minimumf` of `kernel` into compares
 /// and selects (MinMax.c): GLSL's FMax / FMin leave the sign of a zero

@@ -1213,56 +1213,85 @@ func.func @matvec_f16_staged(%x: !coopvec.vec<16, f16>, %w: memref<?xf16>) -> !c
 
 // -----
 
-// grad[i, j] += sum over valid threads of a_i * b_j: the invalid lanes of a
-// and b are zeroed (they may hold inf or NaN) into tiles; a loop nest sums
-// each product over the lanes into an f32 tile G, zeroed before the lane
-// loop; after the lane loop G is added to the buffer with one atomic per
-// element (A[i, j] at offset / 4 + i * 1 + j * 1).
+// grad[i, j] += sum over valid threads of a_i * b_j as the GEMM
+// T += A * B^T over each group's lanes: the invalid lanes of a and b are
+// zeroed (they may hold inf or NaN) into tiles A (3 x 4) and B (5 x 4,
+// padded to 8 rows, the 3 past K zeroed once before the lane loop); B is
+// transposed by 4 x 4 shuffle blocks into BT (4 x 8); the micro-kernel
+// loops over T's lane vectors of columns (0 and 4), a block of 2 rows and
+// one of the last row, each with its accumulators (loaded from T) over the
+// 4 lanes: bt = BT[l, j0], broadcast A[i, l], multiply-add (x86-64 has no
+// FMA), stored back to T. T (3 x 8, f32) is zeroed before the lane loop;
+// after it, its 3 x 5 elements are added to the buffer with one atomic
+// each (A[i, j] at offset / 4 + 5 i + j).
 // CHECK-LABEL: func.func @outer_product_batched(
 // CHECK-SAME:      %[[N:[^:]*]]: index, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[G:[^:]*]]: memref<?xf32>)
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
 // CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
-// CHECK-DAG:     %[[A:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x4xf32>
-// CHECK-DAG:     %[[B:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1x4xf32>
-// CHECK-DAG:     %[[TILE:.*]] = memref.alloca() {alignment = 64 : i64} : memref<2x1xf32>
-// CHECK:         %[[ZEROF:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
-// CHECK-NEXT:      scf.for %[[J:.*]] = %[[C0]] to %[[C1]] step %[[C1]] {
-// CHECK-NEXT:        memref.store %[[ZEROF]], %[[TILE]][%[[I]], %[[J]]] : memref<2x1xf32>
-// CHECK-NEXT:      {{^ *}}}
-// CHECK-NEXT:    {{^ *}}}
-// CHECK-NEXT:    scf.for %{{.*}} = %[[C0]] to %[[N]] step %[[C4]] {
+// CHECK-DAG:     %[[C5:.*]] = arith.constant 5 : index
+// CHECK-DAG:     %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<3x8xf32>
+// CHECK-DAG:     %[[B:.*]] = memref.alloca() {alignment = 64 : i64} : memref<8x4xf32>
+// CHECK-DAG:     %[[BT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x8xf32>
+// CHECK:         %[[C8:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    scf.for %[[J:.*]] = %[[C5]] to %[[C8]] step %[[C1]] {
+// CHECK-NEXT:      scf.for %[[L:.*]] = %[[C0]] to %[[C4]] step %[[C4]] {
+// CHECK-NEXT:        vector.store %[[ZERO:.*]], %[[B]][%[[J]], %[[L]]] : memref<8x4xf32>, vector<4xf32>
+// CHECK:         scf.for %[[I:.*]] = %[[C0]] to %[[C3]] step %[[C1]] {
+// CHECK-NEXT:      scf.for %[[J:.*]] = %[[C0]] to %[[C8]] step %[[C4]] {
+// CHECK-NEXT:        vector.store %[[ZERO]], %[[T]][%[[I]], %[[J]]] : memref<3x8xf32>, vector<4xf32>
+// CHECK:         scf.for %{{.*}} = %[[C0]] to %[[N]] step %[[C4]] {
 // CHECK:           %[[MASK:.*]] = vector.create_mask
-// CHECK:           %[[B0:.*]] = vector.load %[[B]][%[[C0]], %[[C0]]]
-// CHECK-NEXT:      vector.store
-// CHECK-NEXT:      vector.store
-// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
-// CHECK-NEXT:        %[[AI:.*]] = vector.load %{{.*}}[%[[I]], %[[C0]]]
-// CHECK-NEXT:        %[[AM:.*]] = arith.select %[[MASK]], %[[AI]], %[[ZERO:.*]] : vector<4xi1>, vector<4xf32>
-// CHECK-NEXT:        vector.store %[[AM]], %[[A]][%[[I]], %[[C0]]]
+// CHECK:             %[[AM:.*]] = arith.select %[[MASK]], %{{.*}}, %[[ZERO]] : vector<4xi1>, vector<4xf32>
+// CHECK-NEXT:        vector.store %[[AM]], %[[A:.*]][%{{.*}}, %[[C0]]] : memref<3x4xf32>
 // CHECK-NEXT:      {{^ *}}}
-// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C1]] step %[[C1]] {
-// CHECK-NEXT:        %[[BM:.*]] = arith.select %[[MASK]], %[[B0]], %[[ZERO]] : vector<4xi1>, vector<4xf32>
-// CHECK-NEXT:        vector.store %[[BM]], %[[B]][%[[I]], %[[C0]]]
+// CHECK:             %[[BM:.*]] = arith.select %[[MASK]], %{{.*}}, %[[ZERO]] : vector<4xi1>, vector<4xf32>
+// CHECK-NEXT:        vector.store %[[BM]], %[[B]][%{{.*}}, %[[C0]]] : memref<8x4xf32>
 // CHECK-NEXT:      {{^ *}}}
-// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
-// CHECK-NEXT:        %[[AI:.*]] = vector.load %[[A]][%[[I]], %[[C0]]]
-// CHECK-NEXT:        scf.for %[[J:.*]] = %[[C0]] to %[[C1]] step %[[C1]] {
-// CHECK-NEXT:          %[[BJ:.*]] = vector.load %[[B]][%[[J]], %[[C0]]]
-// CHECK-NEXT:          %[[P:.*]] = arith.mulf %[[AI]], %[[BJ]] : vector<4xf32>
-// CHECK-NEXT:          %[[S:.*]] = vector.reduction <add>, %[[P]] fastmath<reassoc> : vector<4xf32> into f32
-// CHECK-NEXT:          %[[OLD:.*]] = memref.load %[[TILE]][%[[I]], %[[J]]]
-// CHECK-NEXT:          %[[NEW:.*]] = arith.addf %[[OLD]], %[[S]] : f32
-// CHECK-NEXT:          memref.store %[[NEW]], %[[TILE]][%[[I]], %[[J]]]
+// CHECK-NEXT:      scf.for %[[J0:.*]] = %[[C0]] to %[[C8]] step %[[C4]] {
+// CHECK-NEXT:        scf.for %[[L0:.*]] = %[[C0]] to %[[C4]] step %[[C4]] {
+// CHECK-NEXT:          %[[R0:.*]] = vector.load %[[B]][%[[J0]], %[[L0]]] : memref<8x4xf32>, vector<4xf32>
+// CHECK-COUNT-3:       vector.load %[[B]]
+// CHECK-COUNT-8:       vector.shuffle
+// CHECK-NEXT:          vector.store %{{.*}}, %[[BT]][%[[L0]], %[[J0]]] : memref<4x8xf32>, vector<4xf32>
+// CHECK-COUNT-3:       vector.store %{{.*}}, %[[BT]]
 // CHECK-NEXT:        {{^ *}}}
 // CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:      scf.for %[[J0:.*]] = %[[C0]] to %[[C8]] step %[[C4]] {
+// CHECK-NEXT:        scf.for %[[I0:.*]] = %[[C0]] to %[[C2]] step %[[C2]] {
+// CHECK-NEXT:          %[[T0:.*]] = vector.load %[[T]][%[[I0]], %[[J0]]] : memref<3x8xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[I1:.*]] = arith.addi %[[I0]], %[[C1]] : index
+// CHECK-NEXT:          %[[T1:.*]] = vector.load %[[T]][%[[I1]], %[[J0]]] : memref<3x8xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[S:.*]]:2 = scf.for %[[L:.*]] = %[[C0]] to %[[C4]] step %[[C1]] iter_args(%[[ACC0:.*]] = %[[T0]], %[[ACC1:.*]] = %[[T1]]) -> (vector<4xf32>, vector<4xf32>) {
+// CHECK-NEXT:            %[[X:.*]] = vector.load %[[BT]][%[[L]], %[[J0]]] : memref<4x8xf32>, vector<4xf32>
+// CHECK-NEXT:            %[[W0:.*]] = memref.load %[[A]][%[[I0]], %[[L]]] : memref<3x4xf32>
+// CHECK-NEXT:            %[[B0:.*]] = vector.broadcast %[[W0]] : f32 to vector<4xf32>
+// CHECK-NEXT:            %[[P0:.*]] = arith.mulf %[[B0]], %[[X]] : vector<4xf32>
+// CHECK-NEXT:            %[[N0:.*]] = arith.addf %[[ACC0]], %[[P0]] : vector<4xf32>
+// CHECK-NEXT:            %[[W1:.*]] = memref.load %[[A]][%[[I1]], %[[L]]] : memref<3x4xf32>
+// CHECK-NEXT:            %[[B1:.*]] = vector.broadcast %[[W1]] : f32 to vector<4xf32>
+// CHECK-NEXT:            %[[P1:.*]] = arith.mulf %[[B1]], %[[X]] : vector<4xf32>
+// CHECK-NEXT:            %[[N1:.*]] = arith.addf %[[ACC1]], %[[P1]] : vector<4xf32>
+// CHECK-NEXT:            scf.yield %[[N0]], %[[N1]] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:          {{^ *}}}
+// CHECK-NEXT:          vector.store %[[S]]#0, %[[T]][%[[I0]], %[[J0]]] : memref<3x8xf32>, vector<4xf32>
+// CHECK-NEXT:          vector.store %[[S]]#1, %[[T]][%[[I1]], %[[J0]]] : memref<3x8xf32>, vector<4xf32>
+// CHECK-NEXT:        {{^ *}}}
+// CHECK-NEXT:        %[[T2:.*]] = vector.load %[[T]][%[[C2]], %[[J0]]] : memref<3x8xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[S2:.*]] = scf.for %[[L:.*]] = %[[C0]] to %[[C4]] step %[[C1]] iter_args(%[[ACC:.*]] = %[[T2]]) -> (vector<4xf32>) {
+// CHECK-NEXT:          %[[X:.*]] = vector.load %[[BT]][%[[L]], %[[J0]]]
+// CHECK-NEXT:          %[[W:.*]] = memref.load %[[A]][%[[C2]], %[[L]]]
+// CHECK:                 scf.yield
+// CHECK-NEXT:        {{^ *}}}
+// CHECK-NEXT:        vector.store %[[S2]], %[[T]][%[[C2]], %[[J0]]] : memref<3x8xf32>, vector<4xf32>
+// CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:    {{^ *}}}
-// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
-// CHECK-NEXT:      scf.for %[[J:.*]] = %[[C0]] to %[[C1]] step %[[C1]] {
-// CHECK-NEXT:        %[[V:.*]] = memref.load %[[TILE]][%[[I]], %[[J]]]
-// CHECK-NEXT:        %[[RO:.*]] = arith.muli %[[I]], %[[C1]] : index
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C3]] step %[[C1]] {
+// CHECK-NEXT:      scf.for %[[J:.*]] = %[[C0]] to %[[C5]] step %[[C1]] {
+// CHECK-NEXT:        %[[V:.*]] = memref.load %[[T]][%[[I]], %[[J]]] : memref<3x8xf32>
+// CHECK-NEXT:        %[[RO:.*]] = arith.muli %[[I]], %[[C5]] : index
 // CHECK-NEXT:        %[[CO:.*]] = arith.muli %[[J]], %[[C1]] : index
 // CHECK-NEXT:        %[[OFF:.*]] = arith.addi %[[RO]], %[[CO]] : index
 // CHECK-NEXT:        %[[IDX:.*]] = arith.addi %[[C4]], %[[OFF]] : index
@@ -1270,37 +1299,55 @@ func.func @matvec_f16_staged(%x: !coopvec.vec<16, f16>, %w: memref<?xf16>) -> !c
 // CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:    {{^ *}}}
 // CHECK-NEXT:    return
-func.func @outer_product(%a: !coopvec.vec<2, f32>, %b: !coopvec.vec<1, f32>, %g: memref<?xf32>) {
-  %G = "coopvec.matrix_view"(%g) {offset = 16} : (memref<?xf32>) -> !coopvec.matrix<2, 1, f32, "row_major">
-  "coopvec.outer_product_accumulate"(%a, %b, %G) : (!coopvec.vec<2, f32>, !coopvec.vec<1, f32>, !coopvec.matrix<2, 1, f32, "row_major">) -> ()
+// AVX2-LABEL: func.func @outer_product_batched(
+// AVX2:         scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// AVX2:           math.fma %{{.*}}, %{{.*}}, %{{.*}} : vector<16xf32>
+// OPTS-ODD-LABEL: func.func @outer_product_batched(
+// OPTS-ODD-DAG:     memref.alloca() {alignment = 64 : i64} : memref<3x6xf32>
+// OPTS-ODD-DAG:     memref.alloca() {alignment = 64 : i64} : memref<6x3xf32>
+// OPTS-ODD-DAG:     memref.alloca() {alignment = 64 : i64} : memref<3x6xf32>
+// OPTS-ODD-NOT:     vector.shuffle
+// OPTS-ODD:         %[[V:.*]] = memref.load %[[BS:.*]][%[[J:.*]], %[[L:.*]]] : memref<6x3xf32>
+// OPTS-ODD-NEXT:    memref.store %[[V]], %{{.*}}[%[[L]], %[[J]]] : memref<3x6xf32>
+// OPTS-ODD:         scf.for {{.*}} -> (vector<3xf32>, vector<3xf32>, vector<3xf32>) {
+func.func @outer_product(%a: !coopvec.vec<3, f32>, %b: !coopvec.vec<5, f32>, %g: memref<?xf32>) {
+  %G = "coopvec.matrix_view"(%g) {offset = 16} : (memref<?xf32>) -> !coopvec.matrix<3, 5, f32, "row_major">
+  "coopvec.outer_product_accumulate"(%a, %b, %G) : (!coopvec.vec<3, f32>, !coopvec.vec<5, f32>, !coopvec.matrix<3, 5, f32, "row_major">) -> ()
   return
 }
 
 // -----
 
-// grad[offset + i] += sum over valid threads of v_i: an element loop of
-// masked lane reductions, in f32, rounded to f16 once per group.
+// grad[offset + i] += sum over valid threads of v_i. The buffer is an
+// argument and so is the offset: the sums are kept per call in lane
+// vectors S (zeroed before the lane loop; each group adds its masked rows)
+// and, after the lane loop, reduced over the lanes, rounded to f16 once and
+// added with one atomic per element.
 // CHECK-LABEL: func.func @reduce_sum_batched(
-// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %[[G:[^:]*]]: memref<?xf16>, %[[OFF:[^:]*]]: index)
+// CHECK-SAME:      %[[N:[^:]*]]: index, %{{[^:]*}}: memref<?xf16>, %[[G:[^:]*]]: memref<?xf16>, %[[OFF:[^:]*]]: index)
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
-// CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
-// CHECK:         %[[MASK:.*]] = vector.create_mask
-// CHECK:         %[[V0:.*]] = vector.load
-// CHECK-NEXT:    %[[V1:.*]] = vector.load
-// CHECK-NEXT:    vector.store %[[V0]], %[[VT:.*]][%[[C0]], %[[C0]]]
-// CHECK-NEXT:    vector.store %[[V1]], %[[VT]][%[[C1]], %[[C0]]]
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK:         scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:      scf.for %[[L:.*]] = %[[C0]] to %[[C4]] step %[[C4]] {
+// CHECK-NEXT:        vector.store %[[ZERO:.*]], %[[S:.*]][%[[I]], %[[L]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK:         scf.for %{{.*}} = %[[C0]] to %[[N]] step %[[C4]] {
+// CHECK:           %[[MASK:.*]] = vector.create_mask
+// CHECK:             %[[M:.*]] = arith.select %[[MASK]], %{{.*}}, %[[ZERO]] : vector<4xi1>, vector<4xf32>
+// CHECK-NEXT:        %[[OLD:.*]] = vector.load %[[S]][%[[I:.*]], %[[C0]]]
+// CHECK-NEXT:        %[[NEW:.*]] = arith.addf %[[OLD]], %[[M]] : vector<4xf32>
+// CHECK-NEXT:        vector.store %[[NEW]], %[[S]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:    {{^ *}}}
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
-// CHECK-NEXT:      %[[V:.*]] = vector.load %[[VT]][%[[I]], %[[C0]]]
-// CHECK-NEXT:      %[[M:.*]] = arith.select %[[MASK]], %[[V]], %[[ZERO]] : vector<4xi1>, vector<4xf32>
-// CHECK-NEXT:      %[[S:.*]] = vector.reduction <add>, %[[M]] fastmath<reassoc> : vector<4xf32> into f32
+// CHECK-NEXT:      %[[V:.*]] = vector.load %[[S]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      %[[SUM:.*]] = vector.reduction <add>, %[[V]] fastmath<reassoc> : vector<4xf32> into f32
 // CHECK-NEXT:      %[[IDX:.*]] = arith.addi %[[OFF]], %[[I]] : index
-// CHECK-NEXT:      %[[H:.*]] = arith.truncf %[[S]] : f32 to f16
+// CHECK-NEXT:      %[[H:.*]] = arith.truncf %[[SUM]] : f32 to f16
 // CHECK-NEXT:      memref.atomic_rmw addf %[[H]], %[[G]][%[[IDX]]] : (f16, memref<?xf16>) -> f16
 // CHECK-NEXT:    {{^ *}}}
-// CHECK-NEXT:  {{^ *}}}
-// CHECK-NEXT:  return
+// CHECK-NEXT:    return
 func.func @reduce_sum(%v: !coopvec.vec<2, f16>, %g: memref<?xf16>, %off: index) {
   "coopvec.reduce_sum_accumulate"(%v, %g, %off) : (!coopvec.vec<2, f16>, memref<?xf16>, index) -> ()
   return
@@ -1308,14 +1355,44 @@ func.func @reduce_sum(%v: !coopvec.vec<2, f16>, %g: memref<?xf16>, %off: index) 
 
 // -----
 
+// An offset computed in the function (in the lane loop, once per group) is
+// not known after the lane loop: an element loop of masked lane reductions
+// and one atomic add per element and group.
+// CHECK-LABEL: func.func @reduce_sum_group_batched(
+// CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[G:[^:]*]]: memref<?xf32>, %[[OFF:[^:]*]]: index)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK:         %[[MASK:.*]] = vector.create_mask
+// CHECK:         %[[O:.*]] = arith.addi %[[OFF]], %{{.*}} : index
+// CHECK:         scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:      %[[V:.*]] = vector.load %[[VT:.*]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      %[[M:.*]] = arith.select %[[MASK]], %[[V]], %{{.*}} : vector<4xi1>, vector<4xf32>
+// CHECK-NEXT:      %[[S:.*]] = vector.reduction <add>, %[[M]] fastmath<reassoc> : vector<4xf32> into f32
+// CHECK-NEXT:      %[[IDX:.*]] = arith.addi %[[O]], %[[I]] : index
+// CHECK-NEXT:      memref.atomic_rmw addf %[[S]], %[[G]][%[[IDX]]] : (f32, memref<?xf32>) -> f32
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:  {{^ *}}}
+// CHECK-NEXT:  return
+func.func @reduce_sum_group(%v: !coopvec.vec<2, f32>, %g: memref<?xf32>, %off: index) {
+  %c2 = arith.constant 2 : index
+  %o = arith.addi %off, %c2 : index
+  "coopvec.reduce_sum_accumulate"(%v, %g, %o) : (!coopvec.vec<2, f32>, memref<?xf32>, index) -> ()
+  return
+}
+
+// -----
+
 // A gradient buffer computed inside the function is only known inside the
-// lane loop: the tile is zeroed, accumulated and added once per group.
+// lane loop: the tile T is zeroed, accumulated and added once per group
+// (nothing stores to T before the lane loop).
 // CHECK-LABEL: func.func @outer_product_local_batched(
-// CHECK-NOT:     memref.store
+// CHECK-NOT:     memref<1x4xf32>, vector<4xf32>
 // CHECK:         scf.for
 // CHECK:           %[[BUF:.*]] = memref.cast
-// CHECK:           memref.store %{{.*}} : memref<1x1xf32>
-// CHECK:           vector.reduction <add>
+// CHECK:           vector.store %{{.*}}, %[[T:.*]][%{{.*}}, %{{.*}}] : memref<1x4xf32>, vector<4xf32>
+// CHECK:           scf.for {{.*}} -> (vector<4xf32>) {
+// CHECK:           memref.load %[[T]]
 // CHECK:           memref.atomic_rmw addf %{{.*}}, %[[BUF]][%{{.*}}] : (f32, memref<?xf32>) -> f32
 // CHECK-NEXT:    {{^ *}}}
 // CHECK-NEXT:  {{^ *}}}
@@ -1331,46 +1408,54 @@ func.func @outer_product_local(%a: !coopvec.vec<1, f32>, %g: memref<4xf32>) {
 // -----
 
 // Tiled training ops on an f16 col_major gradient: a's tile is copied
-// masked into a scratch tile (a is still used afterwards); the flush adds
-// G[i, j] (rounded to f16) at offset / 2 + i + 20 j.
+// masked into a scratch tile A (a is still used afterwards), b into B (4
+// rows: K = 3 padded to a lane vector), transposed; the micro-kernel runs
+// over 10 blocks of 2 of the 20 rows of T (20 x 4). reduce_sum's offset is
+// an argument: its sums S are kept per call too. After the lane loop T's
+// 20 x 3 elements are rounded to f16 and added at offset / 2 + i + 20 j,
+// then S's reductions at %off + i.
 // CHECK-LABEL: func.func @training_tiled_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %{{[^:]*}}: memref<?xf16>, %[[G:[^:]*]]: memref<?xf16>, %[[OFF:[^:]*]]: index)
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
-// CHECK-DAG:     %[[AT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
-// CHECK-DAG:     %[[AM:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
-// CHECK-DAG:     %[[TILE:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x3xf32>
-// CHECK:         memref.store %{{.*}}, %[[TILE]]
-// CHECK:         %[[C64:.*]] = arith.constant 64 : index
-// CHECK-NEXT:    scf.for
+// CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
+// CHECK:         scf.for
 // CHECK:           %[[MASK:.*]] = vector.create_mask
-// CHECK:           vector.gather
-// CHECK:           vector.gather
-// CHECK:           scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
-// CHECK-NEXT:        %[[V:.*]] = vector.load %[[AT]][%[[I]], %[[C0]]]
+// CHECK:               %[[AM:.*]] = arith.select %[[MASK]], %{{.*}}, %{{.*}}
+// CHECK-NEXT:        vector.store %[[AM]], %[[A:.*]][%{{.*}}, %[[C0]]] : memref<20x4xf32>
+// CHECK:               %[[BM:.*]] = arith.select %[[MASK]], %{{.*}}, %{{.*}}
+// CHECK-NEXT:        vector.store %[[BM]], %[[B:.*]][%{{.*}}, %[[C0]]] : memref<4x4xf32>
+// CHECK-COUNT-4:       vector.load %[[B]]
+// CHECK-COUNT-8:       vector.shuffle
+// CHECK:             scf.for %[[I0:.*]] = %[[C0]] to %[[C20]] step %[[C2]] {
+// CHECK:               scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>) {
+// CHECK:                 memref.load %[[A]][%[[I0]], %{{.*}}] : memref<20x4xf32>
+// CHECK:             %[[V:.*]] = vector.load %[[AT:.*]][%[[I:.*]], %[[C0]]] : memref<20x4xf32>
 // CHECK-NEXT:        %[[M:.*]] = arith.select %[[MASK]], %[[V]], %{{.*}}
-// CHECK-NEXT:        vector.store %[[M]], %[[AM]][%[[I]], %[[C0]]]
-// CHECK-NEXT:      {{^ *}}}
-// CHECK:           vector.load %[[AM]]
-// CHECK:           scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
-// CHECK-NEXT:        %[[V:.*]] = vector.load %[[AT]][%[[I]], %[[C0]]]
-// CHECK-NEXT:        %[[M:.*]] = arith.select %[[MASK]], %[[V]], %{{.*}}
-// CHECK-NEXT:        %[[S:.*]] = vector.reduction <add>, %[[M]]
-// CHECK-NEXT:        %[[IDX:.*]] = arith.addi %[[OFF]], %[[I]] : index
-// CHECK-NEXT:        %[[H:.*]] = arith.truncf %[[S]] : f32 to f16
-// CHECK-NEXT:        memref.atomic_rmw addf %[[H]], %[[G]][%[[IDX]]] : (f16, memref<?xf16>) -> f16
-// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:        %[[OLD:.*]] = vector.load %[[S:.*]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        %[[NEW:.*]] = arith.addf %[[OLD]], %[[M]] : vector<4xf32>
+// CHECK-NEXT:        vector.store %[[NEW]], %[[S]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      } {llvm.loop_annotation
 // CHECK-NEXT:    {{^ *}}}
 // CHECK-NEXT:    scf.for %[[I:.*]] =
 // CHECK-NEXT:      scf.for %[[J:.*]] =
-// CHECK-NEXT:        %[[V:.*]] = memref.load %[[TILE]][%[[I]], %[[J]]] : memref<20x3xf32>
+// CHECK-NEXT:        %[[V:.*]] = memref.load %[[T:.*]][%[[I]], %[[J]]] : memref<20x4xf32>
 // CHECK-NEXT:        %[[H:.*]] = arith.truncf %[[V]] : f32 to f16
 // CHECK-NEXT:        %[[RO:.*]] = arith.muli %[[I]], %[[C1]] : index
 // CHECK-NEXT:        %[[CO:.*]] = arith.muli %[[J]], %[[C20]] : index
 // CHECK-NEXT:        %[[O:.*]] = arith.addi %[[RO]], %[[CO]] : index
 // CHECK-NEXT:        %[[IDX:.*]] = arith.addi %[[C64]], %[[O]] : index
 // CHECK-NEXT:        memref.atomic_rmw addf %[[H]], %[[G]][%[[IDX]]] : (f16, memref<?xf16>) -> f16
+// CHECK-NEXT:      {{^ *}}}
+// CHECK-NEXT:    {{^ *}}}
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
+// CHECK-NEXT:      %[[V:.*]] = vector.load %[[S]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      %[[SUM:.*]] = vector.reduction <add>, %[[V]]
+// CHECK-NEXT:      %[[IDX:.*]] = arith.addi %[[OFF]], %[[I]] : index
+// CHECK-NEXT:      %[[H:.*]] = arith.truncf %[[SUM]] : f32 to f16
+// CHECK-NEXT:      memref.atomic_rmw addf %[[H]], %[[G]][%[[IDX]]] : (f16, memref<?xf16>) -> f16
 func.func @training_tiled(%a: !coopvec.vec<20, f16>, %b: !coopvec.vec<3, f16>, %g: memref<?xf16>, %off: index) {
   %G = "coopvec.matrix_view"(%g) {offset = 128} : (memref<?xf16>) -> !coopvec.matrix<20, 3, f16, "col_major">
   "coopvec.outer_product_accumulate"(%a, %b, %G) : (!coopvec.vec<20, f16>, !coopvec.vec<3, f16>, !coopvec.matrix<20, 3, f16, "col_major">) -> ()

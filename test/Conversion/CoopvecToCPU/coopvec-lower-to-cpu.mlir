@@ -40,11 +40,12 @@
 // LLVMIR-LABEL: define void @mlp_batched(
 // LLVMIR-SAME:      #[[ATTRS:[0-9]+]]
 // LLVMIR-LABEL: define void @_mlir_ciface_mlp_batched(i64 %0, ptr %1, ptr %2, float %3, ptr %4)
-// reduce_sum_accumulate adds once per group (in the lane loop), the outer
-// product's f32 tile once per call (after it), rounded to the f16 buffer.
+// Both training ops add once per call, after the lane loop, in the order
+// of the ops: the outer product's f32 tile rounded to the f16 buffer, then
+// reduce_sum_accumulate's sums (its offset is a constant).
 // LLVMIR-LABEL: define void @train_batched(
-// LLVMIR:       atomicrmw fadd ptr %{{.*}}, float
 // LLVMIR:       atomicrmw fadd ptr %{{.*}}, half
+// LLVMIR:       atomicrmw fadd ptr %{{.*}}, float
 // LLVMIR-LABEL: define void @_mlir_ciface_train_batched(i64 %0, ptr %1, ptr %2, ptr %3, ptr %4)
 // LLVMIR:       attributes #[[ATTRS]] = { {{.*}}"target-cpu"="x86-64"
 

@@ -319,7 +319,7 @@ func.func @mma_tiles(%x: !coopvec.vec<24, f16>, %w: memref<?xf16>) -> !coopvec.v
 // CHECK-DAG:     %[[NEGZERO:.*]] = arith.constant -0.000000e+00 : f32
 // CHECK-NOT:     gpu.subgroup_mma
 // CHECK:         %[[W0:.*]] = memref.load %[[W]][%{{.*}}] : memref<?xf32>
-// CHECK-NEXT:    math.fma %[[W0]], %{{.*}}, %[[NEGZERO]] : f32
+// CHECK-NEXT:    math.fma %[[W0]], %{{.*}}, %[[NEGZERO]] {coopvec.accumulate} : f32
 // CHECK-COUNT-35: math.fma
 // CHECK-NOT:     gpu.subgroup_mma
 func.func @tf32(%x: !coopvec.vec<9, f32>, %w: memref<?xf32>) -> !coopvec.vec<4, f32> {
@@ -346,10 +346,10 @@ func.func @tf32(%x: !coopvec.vec<9, f32>, %w: memref<?xf32>) -> !coopvec.vec<4, 
 // SIMT:         %[[X1:.*]] = arith.select {{.*}} : f32
 // SIMT-NEXT:    %[[W00:.*]] = memref.load %[[W]][%[[C0:.*]]] : memref<?xf16>
 // SIMT-NEXT:    %[[E00:.*]] = arith.extf %[[W00]] : f16 to f32
-// SIMT-NEXT:    %[[S00:.*]] = math.fma %[[E00]], %[[X0]], %[[NEGZERO]] : f32
+// SIMT-NEXT:    %[[S00:.*]] = math.fma %[[E00]], %[[X0]], %[[NEGZERO]] {coopvec.accumulate} : f32
 // SIMT-NEXT:    %[[W01:.*]] = memref.load %[[W]][%[[C1:.*]]] : memref<?xf16>
 // SIMT-NEXT:    %[[E01:.*]] = arith.extf %[[W01]] : f16 to f32
-// SIMT-NEXT:    %[[R0:.*]] = math.fma %[[E01]], %[[X1]], %[[S00]] : f32
+// SIMT-NEXT:    %[[R0:.*]] = math.fma %[[E01]], %[[X1]], %[[S00]] {coopvec.accumulate} : f32
 // SIMT-NEXT:    memref.load %[[W]][%[[C2:.*]]]
 // SIMT:         memref.load %[[W]][%[[C3:.*]]]
 // SIMT:         %[[R1:.*]] = math.fma
@@ -369,11 +369,11 @@ func.func @tf32(%x: !coopvec.vec<9, f32>, %w: memref<?xf32>) -> !coopvec.vec<4, 
 // SIMT:         memref.load %[[W]][%[[C36:.*]]]
 // SIMT:         memref.load %[[W]][%[[C37:.*]]]
 // SIMT:         memref.load %[[W]][%[[C64:.*]]]
-// SIMT:         math.fma %{{.*}}, %[[R0]], %[[NEGZERO]] : f32
+// SIMT:         math.fma %{{.*}}, %[[R0]], %[[NEGZERO]] {coopvec.accumulate} : f32
 // SIMT:         memref.load %[[W]][%[[C66:.*]]]
-// SIMT:         math.fma %{{.*}}, %[[R1]], %{{.*}} : f32
+// SIMT:         math.fma %{{.*}}, %[[R1]], %{{.*}} {coopvec.accumulate} : f32
 // SIMT:         memref.load %[[W]][%[[C68:.*]]]
-// SIMT:         math.fma %{{.*}}, %[[R2]], %{{.*}} : f32
+// SIMT:         math.fma %{{.*}}, %[[R2]], %{{.*}} {coopvec.accumulate} : f32
 // SIMT:         memref.load %[[W]][%[[C65:.*]]]
 // SIMT:         memref.load %[[W]][%[[C67:.*]]]
 // SIMT:         memref.load %[[W]][%[[C69:.*]]]
@@ -478,7 +478,7 @@ func.func @simt_layouts(%x: !coopvec.vec<2, f16>, %w: memref<?xf16>) -> (!coopve
 // CHECK-NEXT:        %[[ROW:.*]] = arith.muli %[[O]], %[[C40]] : index
 // CHECK-NEXT:        %[[WAT:.*]] = arith.addi %[[ROW]], %[[K]] : index
 // CHECK-NEXT:        %[[WK:.*]] = memref.load %[[W]][%[[WAT]]] : memref<?xf32>
-// CHECK-NEXT:        %[[NEXT:.*]] = math.fma %[[WK]], %[[XK]], %[[ACC]] : f32
+// CHECK-NEXT:        %[[NEXT:.*]] = math.fma %[[WK]], %[[XK]], %[[ACC]] {coopvec.accumulate} : f32
 // CHECK-NEXT:        scf.yield %[[NEXT]] : f32
 // CHECK-NEXT:      }
 // CHECK-NEXT:      memref.store %[[SUM]], %[[YT]][%[[O]]] : memref<36xf32>

@@ -94,3 +94,32 @@ gpu.module @m {
     gpu.return
   }
 }
+
+// -----
+
+// An f32 fma is computed in f64 to round it once: a target environment
+// given without Float64 (or Int64: whole names, not AtomicFloat64AddEXT
+// or Int64Atomics) cannot have it. A matvec's dot-product
+// step (coopvec.accumulate) needs neither and is not reported.
+gpu.module @m attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader, Int64, Float16, AtomicFloat64AddEXT], []>, #spirv.resource_limits<>>} {
+  gpu.func @k(%x: f32, %o: memref<?xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    %a = math.fma %x, %x, %x {coopvec.accumulate} : f32
+    // expected-error@+1 {{'math.fma' op is an f32 fma, which coopvec-prepare-spirv computes in f64 to round it once (Vulkan's GLSL Fma need not be fused), but the gpu.module's spirv.target_env lacks capability Float64 or Int64}}
+    %b = math.fma %x, %x, %a : f32
+    %t = gpu.thread_id x
+    memref.store %b, %o[%t] : memref<?xf32>
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m attributes {spirv.target_env = #spirv.target_env<#spirv.vce<v1.3, [Shader, Float64, Int64Atomics], []>, #spirv.resource_limits<>>} {
+  gpu.func @k(%x: f32, %o: memref<?xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    // expected-error@+1 {{'math.fma' op is an f32 fma, which coopvec-prepare-spirv computes in f64 to round it once (Vulkan's GLSL Fma need not be fused), but the gpu.module's spirv.target_env lacks capability Float64 or Int64}}
+    %b = math.fma %x, %x, %x : f32
+    %t = gpu.thread_id x
+    memref.store %b, %o[%t] : memref<?xf32>
+    gpu.return
+  }
+}

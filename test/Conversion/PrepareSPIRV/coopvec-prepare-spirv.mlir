@@ -10,7 +10,7 @@
 // from any other vector reads a private copy (an alloca in Function
 // storage); a masked-off element is not read (scf.if). Private arrays move
 // to Function storage; subgroup reductions lose `uniform`.
-// CHECK-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Int64Atomics, Float16, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, SignedZeroInfNanPreserve, DenormPreserve], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_KHR_float_controls]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64]>>] attributes {spirv.target_env = #spirv.target_env<
+// CHECK-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Int64Atomics, Float16, Float64, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, SignedZeroInfNanPreserve, DenormPreserve], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_KHR_float_controls]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64]>>] attributes {spirv.target_env = #spirv.target_env<
 // CHECK:         gpu.func @k(%[[N:.*]]: index, %[[W:.*]]: memref<?xf32>, %[[O:.*]]: memref<?xf32>) kernel
 // CHECK-SAME:      spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>
 // CHECK-NEXT:      %[[COPY:.*]] = memref.alloca() {alignment = 4 : i64} : memref<3xf32, #spirv.storage_class<Function>>
@@ -44,7 +44,7 @@
 // CHECK-NEXT:      memref.store %[[ST]], %[[O]][%[[T]]]
 // CHECK-NEXT:      memref.store %[[SUM]], %[[O]][%[[C4]]]
 // CHECK-NOT:       vector.
-// OPTS-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Int64Atomics, Float16, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, AtomicFloat32AddEXT, CooperativeMatrixKHR], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_EXT_shader_atomic_float_add, SPV_KHR_cooperative_matrix]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64], subgroup_size = 8, cooperative_matrix_properties_khr = [#spirv.coop_matrix_props_khr<m_size = 16, n_size = 16, k_size = 16, a_type = f16, b_type = f16, c_type = f32, result_type = f32, acc_sat = false, scope = <Subgroup>>, #spirv.coop_matrix_props_khr<m_size = 16, n_size = 8, k_size = 16, a_type = f16, b_type = f16, c_type = f32, result_type = f32, acc_sat = false, scope = <Subgroup>>]>>]
+// OPTS-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Int64Atomics, Float16, Float64, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, AtomicFloat32AddEXT, CooperativeMatrixKHR], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_EXT_shader_atomic_float_add, SPV_KHR_cooperative_matrix]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64], subgroup_size = 8, cooperative_matrix_properties_khr = [#spirv.coop_matrix_props_khr<m_size = 16, n_size = 16, k_size = 16, a_type = f16, b_type = f16, c_type = f32, result_type = f32, acc_sat = false, scope = <Subgroup>>, #spirv.coop_matrix_props_khr<m_size = 16, n_size = 8, k_size = 16, a_type = f16, b_type = f16, c_type = f32, result_type = f32, acc_sat = false, scope = <Subgroup>>]>>]
 module attributes {gpu.container_module} {
   gpu.module @coopvec_kernels {
     gpu.func @k(%n: index, %w: memref<?xf32>, %o: memref<?xf32>) kernel attributes {coopvec.block_size = 64 : i64, coopvec.subgroup_size = 8 : i64, known_block_size = array<i32: 64, 1, 1>} {
@@ -493,10 +493,10 @@ module attributes {gpu.container_module} {
 
 // An f16 math.fma is computed in f32 (the product is exact there), the
 // sum's rounding error e by TwoSum, the sum rounded to odd (one f32 ulp
-// toward e where e != 0 and the sum is even), then truncated to f16:
-// rounded once, whether the driver fuses GLSL Fma or not. f32 fmas stay.
+// toward e where e != 0 and the sum is finite and even), then truncated to
+// f16: rounded once, whether the driver fuses GLSL Fma or not.
 // CHECK-LABEL: gpu.func @fma16(
-// CHECK-SAME:      %[[A:.*]]: f16, %[[B:.*]]: f16, %[[C:.*]]: f16, %[[X:.*]]: f32, %[[O:.*]]: memref<?xf16>, %[[OF:.*]]: memref<?xf32>)
+// CHECK-SAME:      %[[A:.*]]: f16, %[[B:.*]]: f16, %[[C:.*]]: f16, %[[O:.*]]: memref<?xf16>)
 // CHECK-NEXT:      %[[A32:.*]] = arith.extf %[[A]] : f16 to f32
 // CHECK-NEXT:      %[[B32:.*]] = arith.extf %[[B]] : f16 to f32
 // CHECK-NEXT:      %[[C32:.*]] = arith.extf %[[C]] : f16 to f32
@@ -510,27 +510,95 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT:      %[[SB:.*]] = arith.bitcast %[[S]] : f32 to i32
 // CHECK-NEXT:      %[[EB:.*]] = arith.bitcast %[[E]] : f32 to i32
 // CHECK:           %[[INEXACT:.*]] = arith.cmpf one, %[[E]], %{{.*}} : f32
-// CHECK:           %[[LOW:.*]] = arith.andi %[[SB]], %{{.*}} : i32
+// CHECK-NEXT:      %[[EXPONENT:.*]] = arith.constant 2139095040 : i32
+// CHECK-NEXT:      %[[HIGH:.*]] = arith.andi %[[SB]], %[[EXPONENT]] : i32
+// CHECK-NEXT:      %[[FINITE:.*]] = arith.cmpi ne, %[[HIGH]], %[[EXPONENT]] : i32
+// CHECK-NEXT:      %[[LOW:.*]] = arith.andi %[[SB]], %{{.*}} : i32
 // CHECK-NEXT:      %[[EVEN:.*]] = arith.cmpi eq, %[[LOW]], %{{.*}} : i32
 // CHECK-NEXT:      %[[XOR:.*]] = arith.xori %[[SB]], %[[EB]] : i32
 // CHECK-NEXT:      %[[SAME:.*]] = arith.cmpi sge, %[[XOR]], %{{.*}} : i32
 // CHECK:           %[[STEP:.*]] = arith.select %[[SAME]], %{{.*}}, %{{.*}} : i32
 // CHECK-NEXT:      %[[MOVED:.*]] = arith.addi %[[SB]], %[[STEP]] : i32
-// CHECK-NEXT:      %[[ADJ:.*]] = arith.andi %[[INEXACT]], %[[EVEN]] : i1
+// CHECK-NEXT:      %[[ADJ0:.*]] = arith.andi %[[INEXACT]], %[[FINITE]] : i1
+// CHECK-NEXT:      %[[ADJ:.*]] = arith.andi %[[ADJ0]], %[[EVEN]] : i1
 // CHECK-NEXT:      %[[BITS:.*]] = arith.select %[[ADJ]], %[[MOVED]], %[[SB]] : i32
 // CHECK-NEXT:      %[[ODD:.*]] = arith.bitcast %[[BITS]] : i32 to f32
 // CHECK-NEXT:      %[[R:.*]] = arith.truncf %[[ODD]] : f32 to f16
-// CHECK-NEXT:      %[[F:.*]] = math.fma %[[X]], %[[X]], %[[X]] : f32
 // CHECK:           memref.store %[[R]], %[[O]]
-// CHECK-NOT:       math.fma {{.*}} : f16
+// CHECK-NOT:       math.fma
 module attributes {gpu.container_module} {
   gpu.module @coopvec_kernels {
-    gpu.func @fma16(%a: f16, %b: f16, %c: f16, %x: f32, %o: memref<?xf16>, %of: memref<?xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+    gpu.func @fma16(%a: f16, %b: f16, %c: f16, %o: memref<?xf16>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
       %r = math.fma %a, %b, %c : f16
-      %f = math.fma %x, %x, %x : f32
       %t = gpu.thread_id x
       memref.store %r, %o[%t] : memref<?xf16>
-      memref.store %f, %of[%t] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// An f32 math.fma likewise in f64 (an f32 product is exact there), with
+// the bit patterns as i64; the target environment lists Float64. A
+// matvec's dot-product step (`coopvec.accumulate`, convert-coopvec-to-gpu)
+// stays a math.fma, GLSL Fma. A vector.fma is split first, then each
+// element's math.fma is expanded.
+// CHECK-LABEL: gpu.module @coopvec_kernels
+// CHECK-SAME:      Float16, Float64,
+// CHECK-LABEL: gpu.func @fma32(
+// CHECK-SAME:      %[[X:.*]]: f32, %[[Y:.*]]: f32, %[[Z:.*]]: f32, %[[O:.*]]: memref<?xf32>)
+// CHECK-NEXT:      %[[X64:.*]] = arith.extf %[[X]] : f32 to f64
+// CHECK-NEXT:      %[[Y64:.*]] = arith.extf %[[Y]] : f32 to f64
+// CHECK-NEXT:      %[[Z64:.*]] = arith.extf %[[Z]] : f32 to f64
+// CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[X64]], %[[Y64]] : f64
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[P]], %[[Z64]] : f64
+// CHECK-NEXT:      %[[T:.*]] = arith.subf %[[S]], %[[P]] : f64
+// CHECK-NEXT:      %[[ST:.*]] = arith.subf %[[S]], %[[T]] : f64
+// CHECK-NEXT:      %[[PE:.*]] = arith.subf %[[P]], %[[ST]] : f64
+// CHECK-NEXT:      %[[CE:.*]] = arith.subf %[[Z64]], %[[T]] : f64
+// CHECK-NEXT:      %[[E:.*]] = arith.addf %[[PE]], %[[CE]] : f64
+// CHECK-NEXT:      %[[SB:.*]] = arith.bitcast %[[S]] : f64 to i64
+// CHECK-NEXT:      %[[EB:.*]] = arith.bitcast %[[E]] : f64 to i64
+// CHECK:           %[[INEXACT:.*]] = arith.cmpf one, %[[E]], %{{.*}} : f64
+// CHECK-NEXT:      %[[EXPONENT:.*]] = arith.constant 9218868437227405312 : i64
+// CHECK-NEXT:      %[[HIGH:.*]] = arith.andi %[[SB]], %[[EXPONENT]] : i64
+// CHECK-NEXT:      %[[FINITE:.*]] = arith.cmpi ne, %[[HIGH]], %[[EXPONENT]] : i64
+// CHECK-NEXT:      %[[LOW:.*]] = arith.andi %[[SB]], %{{.*}} : i64
+// CHECK-NEXT:      %[[EVEN:.*]] = arith.cmpi eq, %[[LOW]], %{{.*}} : i64
+// CHECK-NEXT:      %[[XOR:.*]] = arith.xori %[[SB]], %[[EB]] : i64
+// CHECK-NEXT:      %[[SAME:.*]] = arith.cmpi sge, %[[XOR]], %{{.*}} : i64
+// CHECK:           %[[STEP:.*]] = arith.select %[[SAME]], %{{.*}}, %{{.*}} : i64
+// CHECK-NEXT:      %[[MOVED:.*]] = arith.addi %[[SB]], %[[STEP]] : i64
+// CHECK-NEXT:      %[[ADJ0:.*]] = arith.andi %[[INEXACT]], %[[FINITE]] : i1
+// CHECK-NEXT:      %[[ADJ:.*]] = arith.andi %[[ADJ0]], %[[EVEN]] : i1
+// CHECK-NEXT:      %[[BITS:.*]] = arith.select %[[ADJ]], %[[MOVED]], %[[SB]] : i64
+// CHECK-NEXT:      %[[ODD:.*]] = arith.bitcast %[[BITS]] : i64 to f64
+// CHECK-NEXT:      %[[F:.*]] = arith.truncf %[[ODD]] : f64 to f32
+// CHECK-NEXT:      %[[G:.*]] = math.fma %[[X]], %[[Y]], %[[F]] {coopvec.accumulate} : f32
+// CHECK-NEXT:      %[[V0:.*]] = arith.extf %[[Z]] : f32 to f64
+// CHECK:           %[[W0:.*]] = arith.truncf %{{.*}} : f64 to f32
+// CHECK-NEXT:      %[[V1:.*]] = arith.extf %[[Z]] : f32 to f64
+// CHECK:           %[[W1:.*]] = arith.truncf %{{.*}} : f64 to f32
+// CHECK-NEXT:      %[[TID:.*]] = gpu.thread_id x
+// CHECK-NEXT:      memref.store %[[G]], %[[O]][%[[TID]]]
+// CHECK-NEXT:      memref.store %[[W1]], %[[O]][%[[TID]]]
+// CHECK-NOT:       math.fma
+// CHECK-NOT:       vector.fma
+// OPTS-LABEL: gpu.func @fma32(
+// OPTS:            arith.truncf %{{.*}} : f64 to f32
+// OPTS:            math.fma %{{.*}} {coopvec.accumulate} : f32
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels {
+    gpu.func @fma32(%x: f32, %y: f32, %z: f32, %o: memref<?xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %f = math.fma %x, %y, %z : f32
+      %g = math.fma %x, %y, %f {coopvec.accumulate} : f32
+      %v = vector.broadcast %z : f32 to vector<2xf32>
+      %w = vector.fma %v, %v, %v : vector<2xf32>
+      %h = vector.extract %w[1] : f32 from vector<2xf32>
+      %t = gpu.thread_id x
+      memref.store %g, %o[%t] : memref<?xf32>
+      memref.store %h, %o[%t] : memref<?xf32>
       gpu.return
     }
   }

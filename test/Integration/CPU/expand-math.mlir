@@ -8,12 +8,13 @@
 // remf's against C's fmod (exact: the same bits on every engine).
 //
 // vulkan.test runs this file on Vulkan too, where the same bits must come
-// out: lavapipe (Mesa 22.3.6) did, but for one powf result. Its GLSL Fma is
-// not fused (fma(a, a, -a*a) gives 0), which the exact product errors of
-// powf's log2 rely on: there the result may be a few ulps off
-// (UNFUSED; 8.33901649e-05 instead of 8.33901795e-05, 2.5 ulp).
+// out. lavapipe's (Mesa 22.3.6) GLSL Fma is not fused (fma(a, a, -a*a)
+// gives 0), which the exact product errors of powf's log2 rely on: one
+// powf result was 2.5 ulp off there (8.33901649e-05 instead of
+// 8.33901795e-05) until coopvec-prepare-spirv computed f32 fmas in f64,
+// rounded once (docs/passes.md).
 //
-// RUN: coopvec-run %s --entry=f --batch=1 --random --seed=1 --print | FileCheck %s --check-prefixes=CHECK,%if coopvec-run-target && vulkan-llvmpipe %{UNFUSED%} %else %{FUSED%}
+// RUN: coopvec-run %s --entry=f --batch=1 --random --seed=1 --print | FileCheck %s
 
 
 // sin of -0.0, inf, 2^-149, 1.0e30, 3716.5, -1.57079637
@@ -58,8 +59,7 @@
 
 // powf of (-0.0, -3.0), (-8.0, 0.333333343), (nan, 0.0), (1.0, nan), (-2.0, 3.0), (-1.0, inf), (0.0, -0.5), (2.5, -10.25), (1.0e-20, 2.0)
 // CHECK-LABEL: result 10: f32, shape (1, 9)
-// FUSED-NEXT: [0] -inf nan 1 1 -8 1 inf 8.33901795e-05 9.9999461e-41
-// UNFUSED-NEXT: [0] -inf nan 1 1 -8 1 inf 8.339{{[0-9]+}}e-05 9.9999461e-41
+// CHECK-NEXT: [0] -inf nan 1 1 -8 1 inf 8.33901795e-05 9.9999461e-41
 
 // rsqrt of -0.0, inf, -1.0, 2^-149, 0.25, 3.0
 // CHECK-LABEL: result 11: f32, shape (1, 6)

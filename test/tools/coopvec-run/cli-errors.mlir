@@ -15,6 +15,18 @@
 // RUN:   | FileCheck %s --check-prefix=BATCH
 // BATCH: coopvec-run: error: invalid value in '--batch=0'
 
+// --reduce-mode is one of the modes, and an option of the default
+// pipeline (the engine's pipelineOptions), not of a --pipeline.
+// RUN: not coopvec-run %s --entry=scale --random --reduce-mode=bogus 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REDUCE-MODE
+// REDUCE-MODE: coopvec-run: error: invalid value in '--reduce-mode=bogus'
+// RUN: not coopvec-run %s --entry=scale --random --reduce-mode=local --pipeline='builtin.module(coopvec-lower-to-cpu)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REDUCE-PIPELINE
+// REDUCE-PIPELINE: coopvec-run: error: --reduce-mode is an option of the default pipeline; with --pipeline, give it in the pipeline (coopvec-lower-to-<target>{reduce-mode=...})
+// RUN: not coopvec-run %s --entry=scale --random --lanes=4 --pipeline='builtin.module(coopvec-lower-to-cpu)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=LANES-PIPELINE
+// LANES-PIPELINE: coopvec-run: error: --lanes is an option of the default pipeline; with --pipeline, give it in the pipeline (coopvec-lower-to-<target>{lanes=...})
+
 // RUN: not coopvec-run %t.missing.mlir --entry=scale 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOFILE
 // NOFILE: coopvec-run: error: {{.*}}missing.mlir: cannot open: No such file or directory

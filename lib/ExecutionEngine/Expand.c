@@ -1,0 +1,108 @@
+//===- Expand.c - Per-host-thread copies of expanded buffers --------------===//
+//
+// Under reduce-mode=expand the CPU lowering adds into some memref
+// arguments with plain loads and stores instead of atomics (those only
+// scatter-adds use: lib/Conversion/PerThread/ReduceMode.h) and names them
+// in the lowered module's `coopvec.expanded_args` dictionary. The CPU
+// backend reads it when it compiles (this file), and a run gives each host
+// thread but the first its own zeroed copy of such a buffer, then adds the
+// copies into the buffer after the threads have joined (CPURun.c). The
+// first host thread adds into the buffer itself.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ExecutionEngine/Engine.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char kExpandedArgs[] = "coopvec.expanded_args";
+
+static void addTable(CoopvecEngine *engine, MlirStringRef name,
+                     size_t suffixLength, MlirAttribute args) {
+  CoopvecExpandTable *grown =
+      realloc(engine->expandTables, (size_t)(engine->numExpandTables + 1) *
+                                        sizeof(CoopvecExpandTable));
+  if (!grown)
+    abort();
+  engine->expandTables = grown;
+  CoopvecExpandTable *table = &engine->expandTables[engine->numExpandTables++];
+  name.length -= suffixLength;
+  table->function = malloc(name.length + 1);
+  table->count = mlirDenseArrayGetNumElements(args);
+  table->args = calloc((size_t)table->count + 1, sizeof(int64_t));
+  if (!table->function || !table->args)
+    abort();
+  memcpy(table->function, name.data, name.length);
+  table->function[name.length] = '\0';
+  for (intptr_t i = 0; i < table->count; ++i)
+    table->args[i] = mlirDenseI64ArrayGetElement(args, i);
+}
+
+void coopvecEngineCollectExpanded(CoopvecEngine *engine, MlirOperation lowered,
+                                  const char *suffix) {
+  coopvecEngineFreeExpanded(engine);
+  MlirAttribute all = mlirOperationGetAttributeByName(
+      lowered, mlirStringRefCreateFromCString(kExpandedArgs));
+  if (mlirAttributeIsNull(all) || !mlirAttributeIsADictionary(all))
+    return;
+  size_t suffixLength = strlen(suffix);
+  for (intptr_t i = 0; i < mlirDictionaryAttrGetNumElements(all); ++i) {
+    MlirNamedAttribute entry = mlirDictionaryAttrGetElement(all, i);
+    MlirStringRef name = mlirIdentifierStr(entry.name);
+    if (name.length > suffixLength &&
+        memcmp(name.data + name.length - suffixLength, suffix, suffixLength) ==
+            0 &&
+        mlirAttributeIsADenseI64Array(entry.attribute))
+      addTable(engine, name, suffixLength, entry.attribute);
+  }
+}
+
+const CoopvecExpandTable *coopvecEngineExpandedOf(const CoopvecEngine *engine,
+                                                  const char *function) {
+  for (intptr_t i = 0; i < engine->numExpandTables; ++i)
+    if (strcmp(engine->expandTables[i].function, function) == 0)
+      return &engine->expandTables[i];
+  return NULL;
+}
+
+void coopvecEngineFreeExpanded(CoopvecEngine *engine) {
+  for (intptr_t i = 0; i < engine->numExpandTables; ++i) {
+    free(engine->expandTables[i].function);
+    free(engine->expandTables[i].args);
+  }
+  free(engine->expandTables);
+  engine->expandTables = NULL;
+  engine->numExpandTables = 0;
+}
+
+/// Adds `copy` (count elements of `dtype`: f32 or i32, what the lowering
+/// expands) into `data`.
+static void addInto(void *data, const void *copy, CoopvecDType dtype,
+                    int64_t count) {
+  if (dtype == CoopvecDTypeF32) {
+    float *to = data;
+    const float *from = copy;
+    for (int64_t e = 0; e < count; ++e)
+      to[e] += from[e];
+    return;
+  }
+  // i32 adds wrap, as the atomics do: in unsigned arithmetic.
+  uint32_t *to = data;
+  const uint32_t *from = copy;
+  for (int64_t e = 0; e < count; ++e)
+    to[e] += from[e];
+}
+
+void coopvecExpandMerge(const CoopvecExpandTable *table,
+                        const CoopvecArray *args, void *const *copies,
+                        int hosts) {
+  for (int host = 1; host < hosts; ++host)
+    for (intptr_t i = 0; i < table->count; ++i) {
+      const CoopvecArray *arg = &args[table->args[i]];
+      addInto(arg->data, copies[(size_t)host * table->count + i], arg->dtype,
+              arg->size);
+    }
+}

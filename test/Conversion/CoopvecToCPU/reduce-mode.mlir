@@ -1,0 +1,187 @@
+// reduce-mode of convert-coopvec-to-cpu (docs/passes.md, "reduce-mode"):
+// how scatter-adds at per-thread indices are built, on 4 lanes.
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=4 bounds-checks=false reduce-mode=direct})' %s | FileCheck %s --check-prefix=DIRECT
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=4 bounds-checks=false reduce-mode=local})' %s | FileCheck %s --check-prefix=LOCAL
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=4 bounds-checks=false reduce-mode=auto})' %s | FileCheck %s --check-prefix=AUTO
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=4 bounds-checks=false reduce-mode=expand})' %s | FileCheck %s --check-prefix=EXPAND
+// The default is auto.
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=4 bounds-checks=false})' %s | FileCheck %s --check-prefix=AUTO
+// The pipeline passes it on.
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(coopvec-lower-to-cpu{target-cpu=x86-64 lanes=4 reduce-mode=local})' %s | FileCheck %s --check-prefix=PIPELINE
+// A value that is not a mode: an error at the module, exit 1.
+// RUN: not coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 reduce-mode=bogus})' %s 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not coopvec-opt --split-input-file --pass-pipeline='builtin.module(coopvec-lower-to-cpu{reduce-mode=})' %s 2>&1 | FileCheck %s --check-prefix=EMPTY
+// RUN: coopvec-opt --help | FileCheck %s --check-prefix=HELP
+
+// BAD: error: convert-coopvec-to-cpu: reduce-mode=bogus is not a mode; use direct, local, expand or auto
+// EMPTY: error: convert-coopvec-to-cpu: reduce-mode= is not a mode; use direct, local, expand or auto
+// HELP: reduce-mode=<string> (default: auto) - scatter-adds at per-thread indices {{.*}} direct {{.*}} local {{.*}} auto
+
+// direct: one atomic per active lane. local: for each lane still pending,
+// the pending lanes at its address are summed (f32) and added once, then
+// cleared (xori). auto: one summed atomic when every enabled lane adds at
+// lane 0's address, else the direct loop.
+// DIRECT-LABEL: func.func @scatter_batched(
+// DIRECT:         scf.for %[[L:.*]] = %c0 to %c4 step %c1 iter_args(
+// DIRECT:           scf.if
+// DIRECT:             memref.atomic_rmw addf
+// DIRECT-NOT:     vector.reduction <add>
+
+// LOCAL-LABEL: func.func @scatter_batched(
+// LOCAL:         %[[IDX:.*]] = arith.index_cast %{{.*}} : vector<4xi32> to vector<4xindex>
+// LOCAL:         scf.for %[[L:.*]] = %c0 to %c4 step %c1 iter_args(%[[P:.*]] = %{{.*}}) -> (vector<4xi1>)
+// LOCAL-NEXT:      %[[BIT:.*]] = vector.extract %[[P]][%[[L]]] : i1 from vector<4xi1>
+// LOCAL-NEXT:      scf.if %[[BIT]] -> (vector<4xi1>)
+// LOCAL-NEXT:        %[[AT:.*]] = vector.extract %[[IDX]][%[[L]]] : index from vector<4xindex>
+// LOCAL-NEXT:        %[[B:.*]] = vector.broadcast %[[AT]] : index to vector<4xindex>
+// LOCAL-NEXT:        %[[EQ:.*]] = arith.cmpi eq, %[[IDX]], %[[B]] : vector<4xindex>
+// LOCAL-NEXT:        %[[SAME:.*]] = arith.andi %[[P]], %[[EQ]] : vector<4xi1>
+// LOCAL:             %[[SEL:.*]] = arith.select %[[SAME]], %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xf32>
+// LOCAL-NEXT:        %[[SUM:.*]] = vector.reduction <add>, %[[SEL]] fastmath<reassoc> : vector<4xf32> into f32
+// LOCAL-NEXT:        memref.atomic_rmw addf %[[SUM]], %{{.*}}[%[[AT]]]
+// LOCAL-NEXT:        %[[LEFT:.*]] = arith.xori %[[P]], %[[SAME]] : vector<4xi1>
+// LOCAL-NEXT:        scf.yield %[[LEFT]] : vector<4xi1>
+// LOCAL-NEXT:      } else {
+// LOCAL-NEXT:        scf.yield %[[P]] : vector<4xi1>
+
+// AUTO: module attributes {coopvec.expanded_args = {scatter.expand_batched = array<i64: 1>}}
+// AUTO-LABEL: func.func @scatter_batched(
+// AUTO:         %[[IDX:.*]] = arith.index_cast %{{.*}} : vector<4xi32> to vector<4xindex>
+// AUTO:         %[[AT:.*]] = vector.extract %[[IDX]][0] : index from vector<4xindex>
+// AUTO:         %[[EQ:.*]] = arith.cmpi eq, %[[IDX]], %{{.*}} : vector<4xindex>
+// AUTO-NEXT:    %[[SAME:.*]] = arith.andi %[[EN:.*]], %[[EQ]] : vector<4xi1>
+// AUTO-NEXT:    %[[ELSE:.*]] = arith.xori %[[EN]], %[[SAME]] : vector<4xi1>
+// AUTO-NEXT:    %[[ANY:.*]] = vector.reduction <or>, %[[EN]] : vector<4xi1> into i1
+// AUTO-NEXT:    %[[OTHER:.*]] = vector.reduction <or>, %[[ELSE]] : vector<4xi1> into i1
+// AUTO-NEXT:    scf.if %[[OTHER]] {
+// AUTO:           scf.for
+// AUTO:             memref.atomic_rmw addf
+// AUTO:         } else {
+// AUTO-NEXT:      scf.yield
+// AUTO-NEXT:    }
+// AUTO-NEXT:    scf.yield
+// AUTO-NEXT:  }
+// AUTO-NEXT:  } else {
+// AUTO-NEXT:    scf.if %[[ANY]] {
+// AUTO:             %[[SEL:.*]] = arith.select %[[EN]], %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xf32>
+// AUTO-NEXT:        %[[SUM:.*]] = vector.reduction <add>, %[[SEL]]
+// AUTO-NEXT:        memref.atomic_rmw addf %[[SUM]], %{{.*}}[%[[AT]]]
+
+// expand: as auto, with plain loads and stores into the buffer the engine
+// replaces by a host thread's copy (one summed add when every enabled
+// lane adds at lane 0's address, else one per lane); the module names the
+// argument.
+// EXPAND: module attributes {coopvec.expanded_args = {scatter_batched = array<i64: 1>}}
+// EXPAND-LABEL: func.func @scatter_batched(
+// EXPAND:         %[[IDX:.*]] = arith.index_cast %{{.*}} : vector<4xi32> to vector<4xindex>
+// EXPAND-NEXT:    %[[AT0:.*]] = vector.extract %[[IDX]][0] : index from vector<4xindex>
+// EXPAND:         %[[ANY:.*]] = vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
+// EXPAND-NEXT:    %[[OTHER:.*]] = vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
+// EXPAND-NEXT:    scf.if %[[OTHER]] {
+// EXPAND-NEXT:      scf.for %[[L:.*]] = %c0 to %c4 step %c1 {
+// EXPAND-NEXT:        %[[BIT:.*]] = vector.extract %{{.*}}[%[[L]]] : i1 from vector<4xi1>
+// EXPAND-NEXT:        scf.if %[[BIT]] {
+// EXPAND-NEXT:          %[[AT:.*]] = vector.extract %[[IDX]][%[[L]]] : index from vector<4xindex>
+// EXPAND-NEXT:          %[[OLD:.*]] = memref.load %arg2[%[[AT]]] : memref<?xf32>
+// EXPAND-NEXT:          %[[V:.*]] = vector.extract %{{.*}}[%[[L]]] : f32 from vector<4xf32>
+// EXPAND-NEXT:          %[[NEW:.*]] = arith.addf %[[OLD]], %[[V]] : f32
+// EXPAND-NEXT:          memref.store %[[NEW]], %arg2[%[[AT]]] : memref<?xf32>
+// EXPAND:         } else {
+// EXPAND-NEXT:      scf.if %[[ANY]] {
+// EXPAND:             %[[SUM:.*]] = vector.reduction <add>
+// EXPAND-NEXT:        %[[OLD0:.*]] = memref.load %arg2[%[[AT0]]] : memref<?xf32>
+// EXPAND-NEXT:        %[[NEW0:.*]] = arith.addf %[[OLD0]], %[[SUM]] : f32
+// EXPAND-NEXT:        memref.store %[[NEW0]], %arg2[%[[AT0]]] : memref<?xf32>
+// EXPAND-NOT:     memref.atomic_rmw
+
+// auto also lowers a function with an expandable argument under expand, as
+// @"<f>.expand_batched", which the engine runs when the copies are small.
+// AUTO-LABEL: func.func @scatter.expand_batched(
+// AUTO-NOT:       memref.atomic_rmw
+// AUTO:           memref.store
+// AUTO-NOT:       memref.atomic_rmw
+
+// PIPELINE-LABEL: llvm.func @scatter_batched(
+// PIPELINE:         llvm.intr.vector.reduce.fadd
+// PIPELINE:         llvm.atomicrmw fadd
+func.func @scatter(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>) {
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %i = arith.fptosi %e#0 : f32 to i32
+  %at = arith.index_cast %i : i32 to index
+  %old = memref.atomic_rmw addf %e#1, %g[%at] : (f32, memref<?xf32>) -> f32
+  return
+}
+
+// -----
+
+// An atomic whose old value is used, and one of another kind, are one per
+// lane in every mode.
+// DIRECT-LABEL: func.func @used_batched(
+// DIRECT-NOT:     vector.reduction <add>
+// LOCAL-LABEL: func.func @used_batched(
+// LOCAL-NOT:     vector.reduction <add>
+// LOCAL-NOT:     arith.xori
+// AUTO-LABEL: func.func @used_batched(
+// AUTO-NOT:      vector.reduction <add>
+// AUTO-NOT:      arith.xori
+// Nor is either buffer expanded (the module has no expanded_args).
+// EXPAND-NOT: coopvec.expanded_args
+// EXPAND-LABEL: func.func @used_batched(
+// EXPAND-NOT:     memref.store
+// EXPAND-NOT:     vector.reduction <add>
+func.func @used(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>, %m: memref<?xi32>) -> !coopvec.vec<1, f32> {
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %i = arith.fptosi %e#0 : f32 to i32
+  %at = arith.index_cast %i : i32 to index
+  %old = memref.atomic_rmw addf %e#1, %g[%at] : (f32, memref<?xf32>) -> f32
+  %max = memref.atomic_rmw maxs %i, %m[%at] : (i32, memref<?xi32>) -> i32
+  %v = "coopvec.from_elements"(%old) : (f32) -> !coopvec.vec<1, f32>
+  return %v : !coopvec.vec<1, f32>
+}
+
+// -----
+
+// A buffer that is also read is not expanded (each host thread's copy
+// would hold part of the sum): its scatter-add is local.
+// DIRECT-LABEL: func.func @read_batched(
+// LOCAL-LABEL: func.func @read_batched(
+// AUTO-LABEL: func.func @read_batched(
+// EXPAND-NOT: coopvec.expanded_args
+// EXPAND-LABEL: func.func @read_batched(
+// EXPAND:         vector.reduction <add>
+// EXPAND:         memref.atomic_rmw addf
+// EXPAND-NOT:     memref.store
+func.func @read(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>) -> !coopvec.vec<1, f32> {
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %i = arith.fptosi %e#0 : f32 to i32
+  %at = arith.index_cast %i : i32 to index
+  %old = memref.atomic_rmw addf %e#1, %g[%at] : (f32, memref<?xf32>) -> f32
+  %r = memref.load %g[%at] : memref<?xf32>
+  %v = "coopvec.from_elements"(%r) : (f32) -> !coopvec.vec<1, f32>
+  return %v : !coopvec.vec<1, f32>
+}
+
+// -----
+
+// f16: the lanes are summed in f32 and the sum rounded once, at the atomic.
+// DIRECT-LABEL: func.func @half_batched(
+// AUTO-LABEL: func.func @half_batched(
+// expand takes f32 and i32 buffers only: an f16 one is added as local.
+// EXPAND-NOT: coopvec.expanded_args
+// EXPAND-LABEL: func.func @half_batched(
+// EXPAND:         vector.reduction <add>, %{{.*}} fastmath<reassoc> : vector<4xf32> into f32
+// EXPAND:         memref.atomic_rmw addf
+// EXPAND-NOT:     memref.store
+// LOCAL-LABEL: func.func @half_batched(
+// LOCAL:         arith.extf %{{.*}} : vector<4xf16> to vector<4xf32>
+// LOCAL:         vector.reduction <add>, %{{.*}} fastmath<reassoc> : vector<4xf32> into f32
+// LOCAL-NEXT:    %[[H:.*]] = arith.truncf %{{.*}} : f32 to f16
+// LOCAL-NEXT:    memref.atomic_rmw addf %[[H]]
+func.func @half(%x: !coopvec.vec<2, f32>, %g: memref<?xf16>) {
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %i = arith.fptosi %e#0 : f32 to i32
+  %at = arith.index_cast %i : i32 to index
+  %h = arith.truncf %e#1 : f32 to f16
+  %old = memref.atomic_rmw addf %h, %g[%at] : (f16, memref<?xf16>) -> f16
+  return
+}
