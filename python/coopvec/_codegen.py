@@ -50,6 +50,7 @@ class Builder:
         self.element = "f16" if packed.dtype == np.float16 else "f32"
         self.memref = f"memref<?x{self.element}>"
         self.placements = {p.index: p for p in packed._placements}
+        self.tables = {t.index: t for t in packed._tables}
         self.index = None  # the layer being emitted
         self.lines = []
         self.constants = {}
@@ -72,6 +73,96 @@ class Builder:
                               f"  // {rounded!r}")
             self.constants[bits] = Scalar(name)
         return self.constants[bits]
+
+    def fconst(self, value, element="f32"):
+        """A scalar constant of `element` (``f32``, ``f16``), once per value."""
+        dtype = np.float16 if element == "f16" else np.float32
+        bits = _float_bits(value, dtype)
+        key = (element, bits)
+        if key not in self.constants:
+            name = f"%cst{len(self.constants)}"
+            self.lines.append(f"  {name} = arith.constant {bits} : {element}"
+                              f"  // {float(dtype(value))!r}")
+            self.constants[key] = Scalar(name)
+        return self.constants[key].name
+
+    def iconst(self, value, type_="i32"):
+        """An integer (``i32``) or ``index`` constant, once per value. i32
+        values are written in two's complement (2654435761 wraps)."""
+        if type_ == "i32":
+            value = ((int(value) + 2 ** 31) % 2 ** 32) - 2 ** 31
+        key = (type_, int(value))
+        if key not in self.constants:
+            name = f"%c{len(self.constants)}_{type_}"
+            self.lines.append(f"  {name} = arith.constant {value} : {type_}")
+            self.constants[key] = Scalar(name)
+        return self.constants[key].name
+
+    def scalar(self, op, type_, *operands, result_type=None):
+        """A per-thread scalar op (``arith.mulf``, ``math.sin``, ...) on SSA
+        names; casts give `result_type` (``arith.fptosi``: ``f32 to i32``)."""
+        name = self._name("s")
+        if result_type is None:
+            self.lines.append(f"  {name} = {op} {', '.join(operands)} : {type_}")
+        else:
+            self.lines.append(f"  {name} = {op} {', '.join(operands)} : {type_} "
+                              f"to {result_type}")
+        return name
+
+    def unpack(self, x, element=None):
+        """The elements of the vec `x` as scalar SSA names."""
+        element = element or self.element
+        names = [self._name("e") for _ in range(x.width)]
+        results = f"{names[0]}:{x.width}" if x.width > 1 else names[0]
+        first = names[0]
+        self.lines.append(f'  {results} = "coopvec.unpack"({x.name}) : '
+                          f'(!coopvec.vec<{x.width}, {element}>) -> '
+                          f'({", ".join([element] * x.width)})')
+        if x.width == 1:
+            return [first]
+        return [f"{first}#{i}" for i in range(x.width)]
+
+    def from_elements(self, names, element=None):
+        """A vec of the scalar SSA names."""
+        element = element or self.element
+        result = Value(self._name("v"), len(names))
+        self.lines.append(f'  {result.name} = "coopvec.from_elements"'
+                          f'({", ".join(names)}) : ({", ".join([element] * len(names))}) '
+                          f'-> !coopvec.vec<{len(names)}, {element}>')
+        return result
+
+    def cast(self, x, source, target):
+        """The vec `x` converted from element type `source` to `target`."""
+        if source == target:
+            return x
+        result = Value(self._name("v"), x.width)
+        self.lines.append(f'  {result.name} = "coopvec.cast"({x.name}) : '
+                          f'(!coopvec.vec<{x.width}, {source}>) -> '
+                          f'!coopvec.vec<{x.width}, {target}>')
+        return result
+
+    def vop(self, mnemonic, element, x, *operands):
+        """An elementwise coopvec op on vecs of `element` (see :meth:`op`);
+        scalar operands are SSA names of `element`."""
+        vec = f"!coopvec.vec<{x.width}, {element}>"
+        types = [vec] + [vec if isinstance(o, Value) else element for o in operands]
+        names = [x.name] + [o.name if isinstance(o, Value) else o for o in operands]
+        result = Value(self._name("v"), x.width)
+        self.lines.append(f'  {result.name} = "coopvec.{mnemonic}"({", ".join(names)}) : '
+                          f'({", ".join(types)}) -> {vec}')
+        return result
+
+    def packed_table(self, index):
+        """The element offset of layer `index`'s table in the buffer."""
+        return self.tables[index].offset
+
+    def gather(self, offset, width):
+        """A ``coopvec.load`` of `width` elements of the weight buffer at the
+        per-thread element offset `offset` (an index SSA name)."""
+        result = Value(self._name("v"), width)
+        self.lines.append(f'  {result.name} = "coopvec.load"(%w, {offset}) : '
+                          f'({self.memref}, index) -> {self.vec_type(width)}')
+        return result
 
     def op(self, mnemonic, x, *operands):
         """An elementwise op on the vec `x` and vecs or scalars of the same

@@ -36,8 +36,9 @@ import math
 import numpy as np
 
 __all__ = ["Module", "Linear", "Sequential", "ReLU", "LeakyReLU", "Tanh",
-           "Sigmoid", "SiLU", "Exp2", "Exp", "Identity", "PackedNet", "pack",
-           "unpack", "LAYOUTS", "MAX_WIDTH"]
+           "Sigmoid", "SiLU", "Exp2", "Exp", "Identity", "SinEncode",
+           "TriEncode", "HashGridEncoding", "PackedNet", "pack", "unpack",
+           "LAYOUTS", "MAX_WIDTH"]
 
 #: The matrix layouts of the dialect, and the element types each is legal
 #: for (lib/Dialect/ElementTypes.c). ``inference`` and ``training`` are the
@@ -263,6 +264,52 @@ class Identity(Activation):
         return x
 
 
+def _infer_widths(layers):
+    """The width before each layer and after the last: fixed by Linear
+    layers and hash grids, carried through activations, multiplied or
+    divided by the encodings' expansion. Sweeps forward and backward until
+    nothing changes; a conflict or a width left unknown is a ValueError."""
+    widths = [None] * (len(layers) + 1)
+
+    def settle(k, width, i):
+        if width is None:
+            return False
+        if widths[k] is None:
+            widths[k] = width
+            return True
+        if widths[k] != width:
+            raise ValueError(f"coopvec: layer {i} ({layers[i]!r}) needs width "
+                             f"{width} where the network has {widths[k]}")
+        return False
+
+    changed = True
+    while changed:
+        changed = False
+        for i, layer in enumerate(layers):
+            if isinstance(layer, Activation):
+                changed |= settle(i + 1, widths[i], i) | settle(i, widths[i + 1], i)
+                continue
+            changed |= settle(i, layer.in_features, i)
+            changed |= settle(i + 1, layer.out_features, i)
+            if hasattr(layer, "_widen"):
+                if widths[i] is not None:
+                    changed |= settle(i + 1, layer._widen(widths[i]), i)
+                if widths[i + 1] is not None:
+                    narrow = layer._narrow(widths[i + 1])
+                    if narrow is None:
+                        raise ValueError(f"coopvec: layer {i} ({layer!r}) cannot "
+                                         f"output width {widths[i + 1]}")
+                    changed |= settle(i, narrow, i)
+    for k, width in enumerate(widths):
+        if width is None:
+            raise ValueError(f"coopvec: the width before layer {k} is not fixed by any "
+                             "layer: give the encoding's in_features")
+        if width > MAX_WIDTH:
+            raise ValueError(f"coopvec: the width before layer {k} is {width}; "
+                             f"widths are 1..{MAX_WIDTH}")
+    return widths
+
+
 class Sequential(Module):
     """Layers applied in order, as PyTorch's ``nn.Sequential``.
 
@@ -284,14 +331,17 @@ class Sequential(Module):
         self.layers = list(layers)
         linear = [(i, layer) for i, layer in enumerate(self.layers)
                   if isinstance(layer, Linear)]
-        if not linear:
-            raise ValueError("coopvec: a Sequential needs at least one Linear layer")
+        if not linear and not any(layer.in_features for layer in self.layers):
+            raise ValueError("coopvec: a Sequential needs at least one Linear layer "
+                             "(or an encoding that fixes its widths)")
         for (i, a), (j, b) in zip(linear, linear[1:]):
-            if a.out_features != b.in_features:
+            if a.out_features != b.in_features and all(
+                    isinstance(layer, Activation) for layer in self.layers[i + 1:j]):
                 raise ValueError(f"coopvec: layer {i} has {a.out_features} outputs "
                                  f"but layer {j} takes {b.in_features} inputs")
-        self.in_features = linear[0][1].in_features
-        self.out_features = linear[-1][1].out_features
+        self.widths = _infer_widths(self.layers)
+        self.in_features = self.widths[0]
+        self.out_features = self.widths[-1]
 
     def __len__(self):
         return len(self.layers)
@@ -347,6 +397,20 @@ class _Placement:
         self.bias_offset = bias_offset      # elements, or None without a bias
 
 
+class _TablePlacement:
+    """Where an encoding's parameter array (a hash grid's table) is."""
+
+    def __init__(self, index, name, offset, shape):
+        self.index = index
+        self.name = name
+        self.offset = offset  # elements
+        self.shape = shape
+
+    @property
+    def size(self):
+        return int(np.prod(self.shape))
+
+
 class PackedNet:
     """A network's parameters packed into one weight buffer, and its shape.
 
@@ -363,15 +427,16 @@ class PackedNet:
     - ``offsets``: ``{name: (element offset, shape)}`` of every parameter.
     """
 
-    def __init__(self, layers, layout, dtype, buffer, placements):
+    def __init__(self, layers, layout, dtype, buffer, placements, tables=()):
         self.layers = layers
         self.layout = layout
         self.dtype = dtype
         self.buffer = buffer
         self._placements = placements
-        linear = [layer for layer in layers if isinstance(layer, Linear)]
-        self.in_features = linear[0].in_features
-        self.out_features = linear[-1].out_features
+        self._tables = list(tables)
+        self.widths = _infer_widths(layers)
+        self.in_features = self.widths[0]
+        self.out_features = self.widths[-1]
 
     @property
     def offsets(self):
@@ -382,6 +447,8 @@ class PackedNet:
             result[f"{p.index}.weight"] = (p.matrix_offset, (p.rows, p.cols))
             if p.bias_offset is not None:
                 result[f"{p.index}.bias"] = (p.bias_offset, (p.rows,))
+        for t in self._tables:
+            result[f"{t.index}.{t.name}"] = (t.offset, t.shape)
         return result
 
     def unpack(self, buffer=None):
@@ -439,8 +506,18 @@ def pack(net, layout=None):
                          "(docs/dialect.md)")
     itemsize = dtype.itemsize
     align = ALIGNMENT[layout] // itemsize
-    placements, end = [], 0
+    placements, tables, end = [], [], 0
     for i, layer in enumerate(net.layers):
+        if hasattr(layer, "_parameter_shapes"):
+            for name, shape in layer._parameter_shapes().items():
+                value = getattr(layer, name)
+                if value is None or value.shape != shape:
+                    raise ValueError(f"coopvec: {i}.{name} is missing or not of shape "
+                                     f"{shape}: call net.alloc(dtype) first")
+                offset = -(-end // align) * align
+                tables.append(_TablePlacement(i, name, offset, shape))
+                end = offset + int(np.prod(shape))
+            continue
         if not isinstance(layer, Linear):
             continue
         if layer.weight is None or (layer.has_bias and layer.bias is None):
@@ -463,9 +540,11 @@ def pack(net, layout=None):
         shape = copy.copy(layer)
         if isinstance(shape, Linear):
             shape.weight = shape.bias = None
+        for name in getattr(shape, "_parameter_shapes", dict)():
+            setattr(shape, name, None)
         layers.append(shape)
     packed = PackedNet(tuple(layers), layout, dtype, _aligned_zeros(end, dtype),
-                       placements)
+                       placements, tables)
     views = unpack(packed)
     for name, value in net.named_parameters():
         views[name][...] = value
@@ -502,4 +581,11 @@ def unpack(packed, buffer=None):
             result[f"{p.index}.weight"] = flat.reshape(p.rows, p.cols)
         if p.bias_offset is not None:
             result[f"{p.index}.bias"] = buffer[p.bias_offset:p.bias_offset + p.rows]
+    for t in packed._tables:
+        result[f"{t.index}.{t.name}"] = buffer[t.offset:t.offset + t.size].reshape(t.shape)
     return result
+
+
+# The encodings subclass Module, so they are defined after it (and their
+# module imports this one).
+from ._encodings import HashGridEncoding, SinEncode, TriEncode  # noqa: E402
