@@ -336,48 +336,53 @@ class HashGridEncoding(Encoding):
 
     # -- reference ----------------------------------------------------------
 
-    def reference(self, x, table):
-        """The encoding of the rows of `x` with `table` (``(entries,
-        features_per_level)``), in float64 from the f32 positions the IR
-        computes: a NumPy reimplementation for the tests."""
+    def corners(self, x):
+        """For each level and cell corner, ``(level, entries, weights)``:
+        the table rows (absolute, into ``'<i>.table'``) the rows of `x`
+        read and their d-linear weights, in float64 from the f32 positions
+        the IR computes (a NumPy reimplementation for the tests)."""
         x = np.asarray(x, dtype=np.float32).astype(np.float64)
-        x = np.nan_to_num(x, nan=0.0)
-        x = np.clip(x, 0.0, 1.0)
-        table = np.asarray(table).astype(np.float64)
-        out = []
+        x = np.clip(np.nan_to_num(x, nan=0.0), 0.0, 1.0)
         for level in range(self.levels):
-            scale = self.scale(level)
             # x * scale rounded to f32 (exact in float64: 24 + 24 bits),
             # then + 0.5 rounded to f32 (exact in float64 too).
-            pos = (x * scale).astype(np.float32).astype(np.float64)
+            pos = (x * self.scale(level)).astype(np.float32).astype(np.float64)
             pos = (pos + 0.5).astype(np.float32).astype(np.float64)
             cell = np.floor(pos)
             frac = (pos - cell).astype(np.float32).astype(np.float64)
             cell = cell.astype(np.int64)
-            size = self.level_entries[level]
-            acc = np.zeros((x.shape[0], self.features_per_level))
             for corner in range(1 << self.dims):
-                coords = [cell[:, d] + ((corner >> d) & 1) for d in range(self.dims)]
+                upper = [(corner >> d) & 1 for d in range(self.dims)]
                 weight = np.ones(x.shape[0])
                 for d in range(self.dims):
-                    w = frac[:, d] if (corner >> d) & 1 else (
-                        1 - frac[:, d]).astype(np.float32).astype(np.float64)
+                    w = frac[:, d] if upper[d] else (1 - frac[:, d]).astype(np.float32)
                     weight = (weight * w).astype(np.float32).astype(np.float64)
-                if self._dense(level):
-                    index = np.zeros(x.shape[0], dtype=np.uint64)
-                    stride = 1
-                    for c in coords:
-                        index = index + np.uint64(stride) * c.astype(np.uint64)
-                        stride *= self.resolution(level)
-                    index &= np.uint64(0xFFFFFFFF)
-                else:
-                    index = coords[0].astype(np.uint64)
-                    for c, prime in zip(coords[1:], _PRIMES[1:]):
-                        index ^= (c.astype(np.uint64) * np.uint64(prime)) & np.uint64(0xFFFFFFFF)
-                entry = (index % np.uint64(size)).astype(np.int64)
-                acc += weight[:, None] * table[self.level_offsets[level] + entry]
-            out.append(acc)
-        return np.concatenate(out, axis=1)
+                coords = [cell[:, d] + upper[d] for d in range(self.dims)]
+                yield level, self._reference_entry(level, coords), weight
+
+    def _reference_entry(self, level, coords):
+        if self._dense(level):
+            index, stride = np.zeros(coords[0].shape, dtype=np.uint64), 1
+            for c in coords:
+                index = index + np.uint64(stride) * c.astype(np.uint64)
+                stride *= self.resolution(level)
+            index &= np.uint64(0xFFFFFFFF)
+        else:
+            index = coords[0].astype(np.uint64)
+            for c, prime in zip(coords[1:], _PRIMES[1:]):
+                index ^= (c.astype(np.uint64) * np.uint64(prime)) & np.uint64(0xFFFFFFFF)
+        entry = (index % np.uint64(self.level_entries[level])).astype(np.int64)
+        return self.level_offsets[level] + entry
+
+    def reference(self, x, table):
+        """The encoding of the rows of `x` with `table` (``(entries,
+        features_per_level)``), in float64 (see :meth:`corners`)."""
+        table = np.asarray(table).astype(np.float64)
+        width = self.features_per_level
+        out = np.zeros((np.shape(x)[0], self.levels * width))
+        for level, entries, weights in self.corners(x):
+            out[:, level * width:(level + 1) * width] += weights[:, None] * table[entries]
+        return out
 
     def __repr__(self):
         return (f"HashGridEncoding(dims={self.dims}, levels={self.levels}, "

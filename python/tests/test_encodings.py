@@ -180,40 +180,11 @@ def test_widths_are_inferred():
 
 def _table_gradient(encoding, x, table, upstream):
     """d sum(upstream * encoding(x)) / d table, scattered in float64 with
-    np.add.at (an expectation independent of the compiler)."""
-    x = np.clip(np.nan_to_num(np.asarray(x, np.float32).astype(np.float64)), 0, 1)
+    np.add.at over the corners the reference computes."""
     grad = np.zeros(table.shape)
     width = encoding.features_per_level
-    for level in range(encoding.levels):
-        g = upstream[:, level * width:(level + 1) * width]
-        for corner in range(1 << encoding.dims):
-            # The corner's entries and weights, as the reference computes
-            # them.
-            scale = encoding.scale(level)
-            pos = (x * scale).astype(np.float32).astype(np.float64)
-            pos = (pos + 0.5).astype(np.float32).astype(np.float64)
-            cell = np.floor(pos)
-            frac = (pos - cell).astype(np.float32).astype(np.float64)
-            cell = cell.astype(np.int64)
-            weight = np.ones(x.shape[0])
-            coords = []
-            for d in range(encoding.dims):
-                upper = (corner >> d) & 1
-                coords.append(cell[:, d] + upper)
-                w = frac[:, d] if upper else (1 - frac[:, d]).astype(np.float32)
-                weight = (weight * w).astype(np.float32).astype(np.float64)
-            size = encoding.level_entries[level]
-            if encoding._dense(level):
-                index, stride = np.zeros(x.shape[0], np.uint64), 1
-                for c in coords:
-                    index += np.uint64(stride) * c.astype(np.uint64)
-                    stride *= encoding.resolution(level)
-            else:
-                index = coords[0].astype(np.uint64)
-                for c, prime in zip(coords[1:], (2654435761, 805459861)):
-                    index ^= (c.astype(np.uint64) * np.uint64(prime)) & np.uint64(0xFFFFFFFF)
-            entry = encoding.level_offsets[level] + (index % np.uint64(size)).astype(np.int64)
-            np.add.at(grad, entry, weight[:, None] * g)
+    for level, entries, weights in encoding.corners(x):
+        np.add.at(grad, entries, weights[:, None] * upstream[:, level * width:(level + 1) * width])
     return grad
 
 
