@@ -232,6 +232,7 @@ class HashGridEncoding(Encoding):
         return float(np.float32(exact))
 
     def resolution(self, level):
+        """Level `level`'s grid points per axis, ``ceil(scale) + 1``."""
         return int(math.ceil(self.scale(level))) + 1
 
     def _geometry(self):
