@@ -10,9 +10,17 @@ layers, f32) is trained with the Python package: one step is
     model.backward(x, dy, dbuffer, dx=dx)         recomputes the forward
     optim.Adam.step(packed.buffer, dbuffer)
 
-on the whole batch. The forward alone and the step are timed at 1 and 2
-host threads (medians of --runs runs after a warm-up); the `summary:` line
-has the step / forward ratios. The same step in PyTorch on the CPU
+on the whole batch, and the fused step (`coopvec.compile(packed,
+loss='mse')`):
+
+    dbuffer.fill(0)
+    model.train_step(x, t, dbuffer)               @loss_grad: one forward,
+                                                  no input gradient
+    optim.Adam.step(packed.buffer, dbuffer)
+
+The forward alone and both steps are timed at 1 and 2 host threads
+(medians of --runs runs after a warm-up); the `summary:` line has the step
+/ forward ratios. The same step in PyTorch on the CPU
 (torch.nn.Linear + ReLU, torch.optim.Adam, at the same thread counts) is
 timed when `import torch` works, and skipped with a message otherwise.
 
@@ -71,7 +79,7 @@ def median_seconds(function, runs):
 
 
 def coopvec_times(packed, x, t, threads, runs, allocate):
-    model = coopvec.compile(packed, num_threads=threads)
+    model = coopvec.compile(packed, num_threads=threads, loss="mse")
     adam = optim.Adam(lr=1e-4)
     # Preallocated results: the step allocates no NumPy arrays of the
     # batch's size (docs/python.md).
@@ -90,6 +98,15 @@ def coopvec_times(packed, x, t, threads, runs, allocate):
         model.backward(x, dy, dbuffer, dx=dx)
         adam.step(packed.buffer, dbuffer)
 
+    def fused_step():
+        dbuffer.fill(0)
+        model.train_step(x, t, dbuffer)
+        adam.step(packed.buffer, dbuffer)
+
+    def allocating_fused_step():
+        gradient = model.train_step(x, t)
+        adam.step(packed.buffer, gradient)
+
     def allocating_forward():
         model(x)
 
@@ -100,8 +117,10 @@ def coopvec_times(packed, x, t, threads, runs, allocate):
 
     if allocate:
         forward, step = allocating_forward, allocating_step
+        fused_step = allocating_fused_step
 
-    result = median_seconds(forward, runs), median_seconds(step, runs)
+    result = (median_seconds(forward, runs), median_seconds(step, runs),
+              median_seconds(fused_step, runs))
     model.close()
     return result
 
@@ -176,23 +195,26 @@ def main():
           f"medians of {args.runs} runs ({args.clock} clock), library {coopvec.library_path()}, "
           f"load average {load}" + (", allocating step" if args.allocate else ""))
     print(f"{'threads':>7} {'forward ms':>11} {'step ms':>9} {'step/fwd':>9}"
-          + (f" {'torch fwd':>10} {'torch step':>11} {'torch/ours':>11}"
+          f" {'fused ms':>9} {'fused/fwd':>9}"
+          + (f" {'torch fwd':>10} {'torch step':>11} {'torch/fused':>11}"
              if have_torch else ""))
     summary = []
     for threads in args.threads:
         packed = nn.pack(net)  # a fresh copy: every row starts from `net`
-        forward, step = coopvec_times(packed, x, t, threads, args.runs,
-                                      args.allocate)
+        forward, step, fused = coopvec_times(packed, x, t, threads, args.runs,
+                                             args.allocate)
         line = f"{threads:>7} {forward * 1e3:>11.2f} {step * 1e3:>9.2f} " \
-               f"{step / forward:>9.2f}"
-        summary.append(f"{threads}T step/fwd {step / forward:.2f}x")
+               f"{step / forward:>9.2f} {fused * 1e3:>9.2f} {fused / forward:>9.2f}"
+        summary.append(f"{threads}T step/fwd {step / forward:.2f}x, fused "
+                       f"{fused / forward:.2f}x")
         if have_torch:
             tforward, tstep = torch_times(net, x, t, threads, args.runs)
             line += f" {tforward * 1e3:>10.2f} {tstep * 1e3:>11.2f} " \
-                    f"{tstep / step:>11.2f}"
-            summary[-1] += f", torch step / ours {tstep / step:.2f}x"
+                    f"{tstep / fused:>11.2f}"
+            summary[-1] += f", torch step / our fused {tstep / fused:.2f}x"
         print(line, flush=True)
-    print("summary: " + "; ".join(summary) + " (target: step/fwd <= 3.5x)")
+    print("summary: " + "; ".join(summary) +
+          " (target: fused step/fwd <= 3.5x)")
     return 0
 
 

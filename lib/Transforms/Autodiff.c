@@ -7,6 +7,8 @@
 //              memref argument>, <a dY per result>) -> (<a dX per vec
 //              argument>)
 //
+// (no dX with input-gradients=false: the weights' gradients only)
+//
 // beside @NAME, which stays unchanged. This file is the pass: options,
 // the checks of the whole function, the new signature and the order of
 // the phases (recompute the forward, seed the results' adjoints, walk the
@@ -42,12 +44,17 @@
 
 typedef struct AutodiffOptions {
   char func[COOPVEC_OPTION_STRING_MAX];
+  bool inputGradients;
 } AutodiffOptions;
 
 static const CoopvecPassOption autodiffOptions[] = {
     {"func", CoopvecOptionList, offsetof(AutodiffOptions, func), "",
      "the functions to differentiate, a comma list (the option may repeat); "
      "each @NAME gets @NAME_grad"},
+    {"input-gradients", CoopvecOptionBool,
+     offsetof(AutodiffOptions, inputGradients), "true",
+     "return a dX per vec argument; false: the weights' gradients only "
+     "(the vec arguments are constants, @NAME_grad returns nothing)"},
 };
 
 /// The gradient code builds `arith.constant`s, math ops (the derivatives
@@ -132,6 +139,22 @@ static bool checkFunction(MlirOperation module, MlirOperation func) {
          checkArguments(func, name);
 }
 
+/// With input-gradients=false only the differentiated memrefs vary; a
+/// function that reads none would get a gradient that computes nothing.
+static bool checkHasWeights(MlirOperation func, const bool *differentiated,
+                            intptr_t numInputs) {
+  for (intptr_t i = 0; i < numInputs; ++i)
+    if (differentiated[i])
+      return true;
+  MlirStringRef name = coopvecSymbolNameOf(func);
+  coopvecEmitOpError(func,
+                     "@%.*s reads no weights from a memref argument, and "
+                     "input-gradients=false asks for no input gradient: "
+                     "there is nothing to differentiate",
+                     (int)name.length, name.data);
+  return false;
+}
+
 //===----------------------------------------------------------------------===//
 // The signature of @NAME_grad
 //===----------------------------------------------------------------------===//
@@ -147,9 +170,9 @@ static void appendType(TypeList *list, MlirType type) {
 }
 
 /// (<inputs>, <their gradient buffers>, <a dY per result>) ->
-/// (<a dX per vec input>).
-static MlirType gradFunctionType(MlirOperation func,
-                                 const bool *differentiated) {
+/// (<a dX per vec input>, with `inputGradients`).
+static MlirType gradFunctionType(MlirOperation func, const bool *differentiated,
+                                 bool inputGradients) {
   MlirType type = coopvecFunctionTypeOf(func);
   intptr_t numInputs = mlirFunctionTypeGetNumInputs(type);
   intptr_t numResults = mlirFunctionTypeGetNumResults(type);
@@ -165,7 +188,7 @@ static MlirType gradFunctionType(MlirOperation func,
       appendType(&inputs, mlirFunctionTypeGetInput(type, i));
   for (intptr_t i = 0; i < numResults; ++i)
     appendType(&inputs, mlirFunctionTypeGetResult(type, i));
-  for (intptr_t i = 0; i < numInputs; ++i)
+  for (intptr_t i = 0; inputGradients && i < numInputs; ++i)
     if (coopvecTypeIsAVec(mlirFunctionTypeGetInput(type, i)))
       appendType(&results, mlirFunctionTypeGetInput(type, i));
   MlirType gradType =
@@ -203,9 +226,10 @@ static MlirRegion gradBody(MlirOperation func, MlirType type) {
 /// Creates @NAME_grad (empty body) right after @NAME.
 static MlirOperation createGradFunction(MlirOperation module,
                                         MlirOperation func,
-                                        const bool *differentiated) {
+                                        const bool *differentiated,
+                                        bool inputGradients) {
   MlirContext ctx = mlirOperationGetContext(func);
-  MlirType type = gradFunctionType(func, differentiated);
+  MlirType type = gradFunctionType(func, differentiated, inputGradients);
   MlirStringRef name = coopvecSymbolNameOf(func);
   CoopvecBuffer gradName = {0};
   coopvecBufferAppendf(&gradName, "%.*s_grad", (int)name.length, name.data);
@@ -244,10 +268,13 @@ static MlirBlock forwardBody(const CoopvecAutodiff *ad) {
 }
 
 /// Maps @NAME's arguments to @NAME_grad's; returns the number of gradient
-/// buffers. Vec arguments and differentiated memrefs are varied (a
-/// non-coopvec use of such a memref is then refused: it could read
-/// weights whose gradient would be lost).
-static intptr_t mapArguments(CoopvecAutodiff *ad, const bool *differentiated) {
+/// buffers. Differentiated memrefs are varied (a non-coopvec use of such a
+/// memref is then refused: it could read weights whose gradient would be
+/// lost), and so are vec arguments with `inputGradients`; without, they
+/// are constants, so no rule builds an adjoint nothing would return (the
+/// first layer's transposed matvec).
+static intptr_t mapArguments(CoopvecAutodiff *ad, const bool *differentiated,
+                             bool inputGradients) {
   MlirBlock body = forwardBody(ad);
   intptr_t numArgs = mlirBlockGetNumArguments(body);
   intptr_t numBuffers = 0;
@@ -256,7 +283,8 @@ static intptr_t mapArguments(CoopvecAutodiff *ad, const bool *differentiated) {
     CoopvecADValue *entry = coopvecADEntry(ad, arg);
     entry->clone = mlirBlockGetArgument(ad->body, i);
     entry->varied =
-        coopvecTypeIsAVec(mlirValueGetType(arg)) || differentiated[i];
+        (inputGradients && coopvecTypeIsAVec(mlirValueGetType(arg))) ||
+        differentiated[i];
     if (differentiated[i])
       entry->gradient = mlirBlockGetArgument(ad->body, numArgs + numBuffers++);
   }
@@ -305,8 +333,9 @@ bool coopvecADBackwardBlock(CoopvecAutodiff *ad, MlirBlock block) {
   return ok;
 }
 
-/// Returns the adjoint of every vec argument (zero when none reached it).
-static void returnGradients(CoopvecAutodiff *ad) {
+/// Returns the adjoint of every vec argument (zero when none reached it),
+/// or nothing without `inputGradients`.
+static void returnGradients(CoopvecAutodiff *ad, bool inputGradients) {
   MlirBlock body = forwardBody(ad);
   MlirOperation ret = mlirBlockGetTerminator(body);
   ad->b.location = mlirOperationGetLocation(ret);
@@ -317,7 +346,7 @@ static void returnGradients(CoopvecAutodiff *ad) {
   for (intptr_t i = 0; i < numArgs; ++i) {
     MlirValue arg = mlirBlockGetArgument(body, i);
     MlirType type = mlirValueGetType(arg);
-    if (!coopvecTypeIsAVec(type))
+    if (!inputGradients || !coopvecTypeIsAVec(type))
       continue;
     MlirValue adjoint = coopvecADAdjoint(ad, arg);
     values[count++] =
@@ -404,24 +433,30 @@ static void eraseDeadCodeIn(MlirBlock block) {
 
 /// Adds @NAME_grad for the checked function `func`; on an error, removes
 /// it again and returns false.
-static bool differentiate(MlirOperation module, MlirOperation func) {
+static bool differentiate(MlirOperation module, MlirOperation func,
+                          bool inputGradients) {
   MlirType type = coopvecFunctionTypeOf(func);
   intptr_t numInputs = mlirFunctionTypeGetNumInputs(type);
   bool *differentiated = calloc((size_t)numInputs + 1, sizeof(bool));
   if (!differentiated)
     abort();
   coopvecADFindDifferentiatedMemrefs(func, differentiated);
-  MlirOperation grad = createGradFunction(module, func, differentiated);
+  if (!inputGradients && !checkHasWeights(func, differentiated, numInputs)) {
+    free(differentiated);
+    return false;
+  }
+  MlirOperation grad =
+      createGradFunction(module, func, differentiated, inputGradients);
   CoopvecAutodiff ad;
   coopvecADInit(&ad, func, grad);
-  intptr_t numBuffers = mapArguments(&ad, differentiated);
+  intptr_t numBuffers = mapArguments(&ad, differentiated, inputGradients);
   bool ok = coopvecADCloneForward(&ad);
   if (ok) {
     seedResults(&ad, numInputs + numBuffers);
     ok = coopvecADBackwardBlock(&ad, forwardBody(&ad));
   }
   if (ok) {
-    returnGradients(&ad);
+    returnGradients(&ad, inputGradients);
     eraseDeadCodeIn(ad.body);
   } else {
     mlirOperationDestroy(grad);
@@ -460,8 +495,10 @@ static bool listedBefore(const char *list, size_t position,
   return false;
 }
 
-static bool differentiateNamed(MlirOperation module, const char *list,
-                               size_t position, MlirStringRef name) {
+static bool differentiateNamed(MlirOperation module,
+                               const AutodiffOptions *options, size_t position,
+                               MlirStringRef name) {
+  const char *list = options->func;
   if (name.length == 0) {
     emitModuleError(module, "coopvec-autodiff: empty function name in func=%s",
                     list);
@@ -479,12 +516,14 @@ static bool differentiateNamed(MlirOperation module, const char *list,
                     (int)name.length, name.data);
     return false;
   }
-  return checkFunction(module, func) && differentiate(module, func);
+  return checkFunction(module, func) &&
+         differentiate(module, func, options->inputGradients);
 }
 
 static void runAutodiff(MlirOperation module, MlirExternalPass pass,
                         const void *options) {
-  const char *list = ((const AutodiffOptions *)options)->func;
+  const AutodiffOptions *parsed = options;
+  const char *list = parsed->func;
   bool ok = list[0] != '\0';
   if (!ok)
     emitModuleError(module, "coopvec-autodiff: no function to "
@@ -493,7 +532,7 @@ static void runAutodiff(MlirOperation module, MlirExternalPass pass,
   // Every name is tried, so that one run reports every error.
   for (size_t start = 0; list[0] && start <= strlen(list);) {
     size_t length = strcspn(list + start, ",");
-    ok &= differentiateNamed(module, list, start,
+    ok &= differentiateNamed(module, parsed, start,
                              mlirStringRefCreate(list + start, length));
     start += length + 1;
   }

@@ -11,7 +11,7 @@ _DTYPE_CODES = {np.dtype(np.float16): _lib.DTYPE_F16,
 
 
 def compile(packed, target="cpu", *, num_threads=0, gradient=None,
-            reduce_mode="auto"):
+            reduce_mode="auto", loss=None):
     """Compiles a packed network (:func:`coopvec.nn.pack`) for `target` and
     returns a :class:`Model`.
 
@@ -29,13 +29,17 @@ def compile(packed, target="cpu", *, num_threads=0, gradient=None,
       ``reduce-mode`` option of the target's lowering pipeline
       (docs/passes.md). A value the lowering does not know raises
       :class:`coopvec.EngineError` with the lowering's message.
+    - `loss`: None (the default) or ``'mse'``: also compile the fused
+      training step :meth:`Model.train_step`, the weights' gradient of
+      ``sum((model(x) - target) ** 2)`` in one forward and no input
+      gradient. Needs the gradient (a ``'training'`` packing).
 
     The weights are not copied: every call passes ``packed.buffer`` to the
     compiled code, so in-place updates (an optimizer step) take effect at
     the next call.
     """
     return Model(packed, target, num_threads=num_threads, gradient=gradient,
-                 reduce_mode=reduce_mode)
+                 reduce_mode=reduce_mode, loss=loss)
 
 
 def _pipeline_options(reduce_mode):
@@ -45,6 +49,17 @@ def _pipeline_options(reduce_mode):
         raise TypeError(f"coopvec: reduce_mode must be a str, not "
                         f"{type(reduce_mode).__name__}")
     return None if reduce_mode == "auto" else f"reduce-mode={reduce_mode}"
+
+
+def _gradient_pipeline(loss):
+    """@forward_grad, and @loss_grad of the weights only (the step needs no
+    input gradient: input-gradients=false drops the first layer's
+    transposed matvec)."""
+    passes = f"coopvec-autodiff{{func={_codegen.FUNCTION}}}"
+    if loss is not None:
+        passes += (f",coopvec-autodiff{{func={_codegen.LOSS_FUNCTION} "
+                   "input-gradients=false}")
+    return f"builtin.module({passes})"
 
 
 def _num_threads(value):
@@ -64,17 +79,19 @@ class Model:
     :class:`~coopvec.nn.PackedNet` whose buffer the model reads at every
     call), ``target``, ``dtype``, ``in_features``, ``out_features``,
     ``num_threads`` (host threads per call, 0 for all cores; may be
-    changed), ``reduce_mode``, ``has_gradient``, ``source`` (the generated MLIR of
-    ``@forward``, with comments on where each layer's parameters are),
-    ``mlir`` (the module the engine compiled, as MLIR prints it: ``@forward``
-    and, with a gradient, the ``@forward_grad`` that ``coopvec-autodiff``
-    added) and ``compile_times`` (seconds spent lowering and in the JIT).
+    changed), ``reduce_mode``, ``has_gradient``, ``loss`` (None or
+    ``'mse'``), ``source`` (the generated MLIR of ``@forward``, and of
+    ``@loss`` with a loss, with comments on where each layer's parameters
+    are), ``mlir`` (the module the engine compiled, as MLIR prints it:
+    ``@forward`` and, with a gradient, the ``@forward_grad`` and
+    ``@loss_grad`` that ``coopvec-autodiff`` added) and ``compile_times``
+    (seconds spent lowering and in the JIT).
     """
 
     __module__ = "coopvec"
 
     def __init__(self, packed, target="cpu", *, num_threads=0, gradient=None,
-                 reduce_mode="auto"):
+                 reduce_mode="auto", loss=None):
         if not isinstance(packed, nn.PackedNet):
             raise TypeError("coopvec: compile() takes a PackedNet (from "
                             f"coopvec.nn.pack), not {type(packed).__name__}")
@@ -86,6 +103,9 @@ class Model:
         elif gradient and packed.layout == "inference":
             raise ValueError("coopvec: the 'inference' layout is read-only and "
                              "has no gradient: pack with layout='training'")
+        if loss is not None and not gradient:
+            raise ValueError(f"coopvec: loss={loss!r} needs the gradient: pack "
+                             "with layout='training' and leave gradient on")
         self.packed = packed
         self.dtype = packed.dtype
         self.in_features = packed.in_features
@@ -96,14 +116,14 @@ class Model:
         pipeline_options = _pipeline_options(reduce_mode)
         self.target = target
         self.reduce_mode = reduce_mode
-        source = self.source = _codegen.generate(packed)
+        source = self.source = _codegen.generate(packed, loss)
+        self.loss = loss
         context = _lib.Context()
         module = None
         try:
             module = context.parse(source)
             if self.has_gradient:
-                context.run_pipeline(module, "builtin.module(coopvec-autodiff"
-                                     f"{{func={_codegen.FUNCTION}}})")
+                context.run_pipeline(module, _gradient_pipeline(loss))
             header = "".join(line + "\n" for line in source.splitlines()
                              if line.startswith("//"))
             self.mlir = header + context.print(module)
@@ -120,6 +140,10 @@ class Model:
         self._forward = self._lookup(_codegen.FUNCTION, 2, 1)
         self._grad = (self._lookup(_codegen.FUNCTION + "_grad", 4, 1)
                       if self.has_gradient else None)
+        # @loss_grad(x, t, w, dw, dl) -> (): no input gradient.
+        self._loss_grad = (self._lookup(_codegen.LOSS_FUNCTION + "_grad", 5, 0)
+                           if loss is not None else None)
+        self._ones = None  # the loss's dl, all ones, of the last batch size
         engine.compile()
         self.compile_times = engine.compile_times()
 
@@ -232,6 +256,51 @@ class Model:
             raise ValueError(f"coopvec: dy has {dy.shape[0]} rows, x has "
                              f"{x.shape[0]}: one output gradient per sample")
         w = self._weights()
+        dbuffer = self._gradient_buffer(dbuffer, w)
+        dx = self._out_array(dx, x.shape[1:] if single else x.shape, "dx",
+                             (x, w, dbuffer, dy))
+        self._engine.run(self._grad, x.shape[0],
+                         [self._arg(x), self._arg(w), self._arg(dbuffer), self._arg(dy)],
+                         [self._arg(dx)], self.num_threads)
+        return dx, dbuffer
+
+    def train_step(self, x, target, dbuffer=None):
+        """The weights' gradient of the loss, ``sum((model(x) - target) **
+        2)`` for ``loss='mse'``, summed over the batch: returns ``dbuffer``
+        (the layout of ``packed.buffer``, as :meth:`backward`'s).
+
+        One call runs the forward once (``@loss_grad``), against
+        ``model(x)``, ``dy = 2 * (y - target)`` and
+        ``model.backward(x, dy)``, which run it twice and compute a ``dx``.
+        `x` is as for :meth:`forward`, `target` has the output's shape. With
+        `dbuffer` given, the gradients are added into it (zero it first for
+        one step's gradient). Needs ``coopvec.compile(..., loss='mse')``.
+        """
+        if self._loss_grad is None:
+            raise RuntimeError("coopvec: this model has no fused loss: compile "
+                               "with loss='mse' for train_step()")
+        x, single = self._batch_array(x, self.in_features, "input")
+        t, t_single = self._batch_array(target, self.out_features, "target")
+        if t.shape[0] != x.shape[0] or single != t_single:
+            raise ValueError(f"coopvec: target has {t.shape[0]} rows, x has "
+                             f"{x.shape[0]}: one target per sample")
+        w = self._weights()
+        dbuffer = self._gradient_buffer(dbuffer, w)
+        if any(np.may_share_memory(dbuffer, a) for a in (x, t, w)):
+            raise ValueError("coopvec: dbuffer shares memory with an input or "
+                             "the weights, which the step reads while it adds "
+                             "the gradients")
+        if self._ones is None or self._ones.shape != t.shape:
+            self._ones = np.ones(t.shape, dtype=self.dtype)
+        self._engine.run(self._loss_grad, x.shape[0],
+                         [self._arg(x), self._arg(t), self._arg(w),
+                          self._arg(dbuffer), self._arg(self._ones)],
+                         [], self.num_threads)
+        return dbuffer
+
+    def _gradient_buffer(self, dbuffer, w):
+        """`dbuffer` checked as a buffer gradients are added into, or a new
+        zeroed one."""
         if dbuffer is None:
             dbuffer = nn._aligned_zeros(w.size, self.dtype)
         elif not isinstance(dbuffer, np.ndarray):
@@ -248,12 +317,7 @@ class Model:
                              "into it in place, so pass a contiguous array")
         elif not dbuffer.flags.writeable:
             raise ValueError("coopvec: dbuffer is read-only")
-        dx = self._out_array(dx, x.shape[1:] if single else x.shape, "dx",
-                             (x, w, dbuffer, dy))
-        self._engine.run(self._grad, x.shape[0],
-                         [self._arg(x), self._arg(w), self._arg(dbuffer), self._arg(dy)],
-                         [self._arg(dx)], self.num_threads)
-        return dx, dbuffer
+        return dbuffer
 
     def close(self):
         """Frees the compiled code now (otherwise when garbage-collected)."""

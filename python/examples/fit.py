@@ -108,12 +108,15 @@ def train(encoding, args, coords, target, budget):
     net = build(encoding, args, budget).alloc(dtype, rng=rng)
     packed = nn.pack(net)
     start = time.perf_counter()
-    model = coopvec.compile(packed)
+    # loss='mse': model.train_step, the MSE's weight gradient in one forward.
+    model = coopvec.compile(packed, loss="mse")
     print(f"fit[{encoding}]: {describe(net)} ({args.dtype}, {packed.buffer.size} "
           f"parameters), compiled in {time.perf_counter() - start:.2f} s", flush=True)
     pixels = coords.shape[0]
     x_all = coords.astype(dtype)
     t_all = target.reshape(-1, 3)
+    t_model = t_all.astype(dtype)  # train_step's target, in the model's dtype
+    dbuffer = np.zeros_like(packed.buffer)
     opt = coopvec.optim.Adam(lr=args.lr)
     curve, trained, step, next_eval = [], 0.0, 0, 0.0
     while True:
@@ -127,12 +130,11 @@ def train(encoding, args, coords, target, budget):
                 break
         begin = time.perf_counter()
         batch = rng.integers(0, pixels, args.batch)
-        x, t = x_all[batch], t_all[batch]
-        y = model(x).astype(np.float64)
-        # The MSE's gradient, 2 (y - t) / N, without the 1 / N: Adam does
-        # not depend on the gradient's scale, and f16 gradients stay clear
-        # of f16's subnormal range.
-        _, dbuffer = model.backward(x, (2 * (y - t)).astype(dtype))
+        # The gradient of sum((y - t)^2), the MSE's without the 1 / N: Adam
+        # does not depend on the gradient's scale, and f16 gradients stay
+        # clear of f16's subnormal range.
+        dbuffer.fill(0)
+        model.train_step(x_all[batch], t_model[batch], dbuffer)
         opt.step(packed.buffer, dbuffer)
         step += 1
         trained += time.perf_counter() - begin
