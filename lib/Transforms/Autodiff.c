@@ -386,11 +386,14 @@ static bool isPure(MlirOperation op) {
 }
 
 static bool isStructured(MlirOperation op) {
-  return coopvecOpIsNamed(op, "scf.if") || coopvecOpIsNamed(op, "scf.for");
+  return coopvecOpIsNamed(op, "scf.if") || coopvecOpIsNamed(op, "scf.for") ||
+         coopvecOpIsNamed(op, "scf.index_switch") ||
+         coopvecOpIsNamed(op, "scf.while");
 }
 
 /// Whether the ops of every region of `op` are pure, at any depth (an
-/// scf.if or scf.for whose results nothing uses is then dead).
+/// scf.if, index_switch, for or while whose results nothing uses is then
+/// dead).
 static bool hasPureRegions(MlirOperation op) {
   for (intptr_t r = 0; r < mlirOperationGetNumRegions(op); ++r) {
     MlirBlock block = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, r));

@@ -10,7 +10,8 @@
 //   AutodiffAdjoints.c     the value table and adjoint accumulation
 //   AutodiffRules.c        the reverse rule of each coopvec op, gathers
 //   AutodiffScalarRules.c  the reverse rules of scalar arith / math
-//   AutodiffControlFlow.c  the reverse of scf.if and scf.for
+//   AutodiffControlFlow.c  the reverse of scf.if, index_switch and for
+//   AutodiffWhile.c        the reverse of scf.while
 //   AutodiffLocalArrays.c  adjoint arrays of local arrays
 //
 // A vec's adjoint has its type, a builtin vector's (from to_vector) is the
@@ -64,7 +65,7 @@ typedef struct CoopvecAutodiff {
   intptr_t numValues, valuesCapacity;
   CoopvecADConstant *constants;
   intptr_t numConstants, constantsCapacity;
-  int regionDepth; // scf.if nesting of the op being analyzed
+  int regionDepth; // region-op nesting of the op being analyzed
 } CoopvecAutodiff;
 
 //===----------------------------------------------------------------------===//
@@ -132,8 +133,26 @@ bool coopvecADBackward(CoopvecAutodiff *ad, MlirOperation op);
 
 /// The reverse of an scf.if of @NAME whose results have adjoints.
 bool coopvecADBackwardIf(CoopvecAutodiff *ad, MlirOperation op);
+/// The reverse of an scf.index_switch: a chain of reverse branches.
+bool coopvecADBackwardSwitch(CoopvecAutodiff *ad, MlirOperation op);
 /// The reverse of an scf.for, by recomputation.
 bool coopvecADBackwardFor(CoopvecAutodiff *ad, MlirOperation op);
+/// The varied values defined outside `op` that the ops in its regions use
+/// (malloc'ed; `*count` of them).
+MlirValue *coopvecADCollectCaptures(CoopvecAutodiff *ad, MlirOperation op,
+                                    intptr_t *count);
+/// The type of the adjoint of `value`: a builtin vector's is the vec of
+/// its shape.
+MlirType coopvecADAdjointType(MlirValue value);
+/// The adjoint of `value` accumulated so far, or a zero of its type.
+MlirValue coopvecADAdjointOrZero(CoopvecAutodiff *ad, MlirValue value);
+
+//===----------------------------------------------------------------------===//
+// AutodiffWhile.c
+//===----------------------------------------------------------------------===//
+
+/// The reverse of an scf.while, by recomputation with a counted trip count.
+bool coopvecADBackwardWhile(CoopvecAutodiff *ad, MlirOperation op);
 
 //===----------------------------------------------------------------------===//
 // AutodiffLocalArrays.c

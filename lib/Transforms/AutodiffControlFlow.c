@@ -1,4 +1,4 @@
-//===- AutodiffControlFlow.c - coopvec-autodiff: scf.if -------------------===//
+//===- AutodiffControlFlow.c - coopvec-autodiff: scf.if, for, switch -----===//
 //
 // The reverse of an `scf.if` (docs/autodiff.md, "Control flow"): an scf.if
 // on the same (recomputed) condition, whose branches reverse the forward
@@ -20,6 +20,7 @@
 
 #include "coopvec-c/Dialect.h"
 
+#include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 
 #include <stdlib.h>
@@ -79,9 +80,15 @@ static MlirWalkResult collectCaptures(MlirOperation inner, void *userData) {
   return MlirWalkResultAdvance;
 }
 
-/// The type of the adjoint of `value` (Autodiff.h): a builtin vector's is
-/// the vec of its shape.
-static MlirType adjointType(MlirValue value) {
+MlirValue *coopvecADCollectCaptures(CoopvecAutodiff *ad, MlirOperation op,
+                                    intptr_t *count) {
+  Captures c = {ad, op, NULL, 0, 0};
+  mlirOperationWalk(op, collectCaptures, &c, MlirWalkPreOrder);
+  *count = c.count;
+  return c.values;
+}
+
+MlirType coopvecADAdjointType(MlirValue value) {
   MlirType type = mlirValueGetType(value);
   if (!mlirTypeIsAVector(type))
     return type;
@@ -90,12 +97,11 @@ static MlirType adjointType(MlirValue value) {
                            mlirShapedTypeGetElementType(type));
 }
 
-/// The adjoint of `value` accumulated so far, or a zero of its type.
-static MlirValue adjointOrZero(CoopvecAutodiff *ad, MlirValue value) {
+MlirValue coopvecADAdjointOrZero(CoopvecAutodiff *ad, MlirValue value) {
   MlirValue adjoint = coopvecADAdjoint(ad, value);
   if (!mlirValueIsNull(adjoint))
     return adjoint;
-  MlirType type = adjointType(value);
+  MlirType type = coopvecADAdjointType(value);
   if (!coopvecTypeIsAVec(type))
     return coopvecADConstant(ad, type, 0.0);
   MlirValue zero =
@@ -128,7 +134,7 @@ static bool reverseBranch(CoopvecAutodiff *ad, MlirRegion region,
     ok = coopvecADBackwardBlock(ad, block);
   }
   for (intptr_t k = 0; k < c->count; ++k) {
-    yields[k] = adjointOrZero(ad, c->values[k]);
+    yields[k] = coopvecADAdjointOrZero(ad, c->values[k]);
     coopvecADEntry(ad, c->values[k])->adjoint = saved[k];
   }
   *builder = ad->b;
@@ -150,7 +156,7 @@ bool coopvecADBackwardIf(CoopvecAutodiff *ad, MlirOperation op) {
   for (intptr_t j = 0; j < numResults; ++j)
     dys[j] = coopvecADAdjoint(ad, mlirOperationGetResult(op, j));
   for (intptr_t k = 0; k < c.count; ++k)
-    types[k] = adjointType(c.values[k]);
+    types[k] = coopvecADAdjointType(c.values[k]);
   CoopvecIfElse branch = coopvecBuildIfElse(
       &ad->b, coopvecADClone(ad, mlirOperationGetOperand(op, 0)), c.count,
       types);
@@ -164,6 +170,84 @@ bool coopvecADBackwardIf(CoopvecAutodiff *ad, MlirOperation op) {
       coopvecADAccumulate(ad, c.values[k],
                           mlirOperationGetResult(branch.op, k));
   }
+  free(buffer);
+  free(types);
+  free(c.values);
+  return ok;
+}
+
+//===----------------------------------------------------------------------===//
+// scf.index_switch: a chain of reverse branches
+//===----------------------------------------------------------------------===//
+//
+// scf.index_switch %s case c_1 {R_1} ... case c_N {R_N} default {D} is
+// reversed like an scf.if with N + 1 branches: a chain of scf.if on the
+// recomputed `%s == c_i`, whose innermost else reverses the default. Each
+// thread runs the reverse of the one region it took. A chain rather than
+// an scf.index_switch because every target lowers scf.if directly (the
+// SPIR-V path would turn a switch into the same chain).
+
+/// What the reverse branches of one index_switch share.
+typedef struct SwitchReverse {
+  MlirOperation op;
+  const MlirValue *dys;
+  const Captures *c;
+  const MlirType *types;
+  MlirValue *saved;
+} SwitchReverse;
+
+/// Reverses case `i` and the ones after it (the default last) into
+/// `builder`; returns the captures' adjoints in `yields`.
+static bool reverseCases(CoopvecAutodiff *ad, const SwitchReverse *s,
+                         intptr_t i, CoopvecBuilder *builder,
+                         MlirValue *yields) {
+  if (i == mlirOperationGetNumRegions(s->op) - 1)
+    return reverseBranch(ad, mlirOperationGetRegion(s->op, 0), builder, s->dys,
+                         s->c, yields, s->saved);
+  MlirAttribute cases = mlirOperationGetAttributeByName(
+      s->op, mlirStringRefCreateFromCString("cases"));
+  MlirValue value =
+      coopvecBuildIndexConstant(builder, mlirDenseI64ArrayGetElement(cases, i));
+  MlirValue taken = coopvecBuildCmpI(
+      builder, COOPVEC_CMPI_EQ,
+      coopvecADClone(ad, mlirOperationGetOperand(s->op, 0)), value);
+  CoopvecIfElse branch =
+      coopvecBuildIfElse(builder, taken, s->c->count, s->types);
+  MlirValue *inner = calloc((size_t)(2 * s->c->count + 1), sizeof(MlirValue));
+  if (!inner)
+    abort();
+  bool ok = reverseBranch(ad, mlirOperationGetRegion(s->op, 1 + i),
+                          &branch.then, s->dys, s->c, inner, s->saved) &&
+            reverseCases(ad, s, i + 1, &branch.otherwise, inner + s->c->count);
+  if (ok) {
+    coopvecFinishIfElse(&branch, inner, inner + s->c->count);
+    for (intptr_t k = 0; k < s->c->count; ++k)
+      yields[k] = mlirOperationGetResult(branch.op, k);
+  }
+  free(inner);
+  return ok;
+}
+
+bool coopvecADBackwardSwitch(CoopvecAutodiff *ad, MlirOperation op) {
+  Captures c = {ad, op, NULL, 0, 0};
+  mlirOperationWalk(op, collectCaptures, &c, MlirWalkPreOrder);
+  intptr_t numResults = mlirOperationGetNumResults(op);
+  MlirValue *buffer =
+      calloc((size_t)(numResults + 2 * c.count + 1), sizeof(MlirValue));
+  MlirType *types = calloc((size_t)c.count + 1, sizeof(MlirType));
+  if (!buffer || !types)
+    abort();
+  MlirValue *dys = buffer, *yields = buffer + numResults;
+  for (intptr_t j = 0; j < numResults; ++j)
+    dys[j] = coopvecADAdjoint(ad, mlirOperationGetResult(op, j));
+  for (intptr_t k = 0; k < c.count; ++k)
+    types[k] = coopvecADAdjointType(c.values[k]);
+  SwitchReverse s = {op, dys, &c, types, yields + c.count};
+  CoopvecBuilder builder = ad->b;
+  bool ok = reverseCases(ad, &s, 0, &builder, yields);
+  if (ok)
+    for (intptr_t k = 0; k < c.count; ++k)
+      coopvecADAccumulate(ad, c.values[k], yields[k]);
   free(buffer);
   free(types);
   free(c.values);
@@ -293,10 +377,11 @@ static bool reverseIteration(CoopvecAutodiff *ad, MlirOperation op,
   if (!coopvecADBackwardBlock(ad, body))
     return false;
   for (intptr_t v = 0; v < slots->numVaried; ++v)
-    slots->carried[v] =
-        adjointOrZero(ad, mlirBlockGetArgument(body, 1 + slots->varied[v]));
+    slots->carried[v] = coopvecADAdjointOrZero(
+        ad, mlirBlockGetArgument(body, 1 + slots->varied[v]));
   for (intptr_t k2 = 0; k2 < c->count; ++k2)
-    slots->carried[slots->numVaried + k2] = adjointOrZero(ad, c->values[k2]);
+    slots->carried[slots->numVaried + k2] =
+        coopvecADAdjointOrZero(ad, c->values[k2]);
   return true;
 }
 
@@ -312,9 +397,10 @@ bool coopvecADBackwardFor(CoopvecAutodiff *ad, MlirOperation op) {
   slots.numVaried = variedIterArgs(ad, op, slots.varied);
   for (intptr_t v = 0; v < slots.numVaried; ++v)
     slots.carried[v] =
-        adjointOrZero(ad, mlirOperationGetResult(op, slots.varied[v]));
+        coopvecADAdjointOrZero(ad, mlirOperationGetResult(op, slots.varied[v]));
   for (intptr_t k = 0; k < c.count; ++k)
-    slots.carried[slots.numVaried + k] = adjointOrZero(ad, c.values[k]);
+    slots.carried[slots.numVaried + k] =
+        coopvecADAdjointOrZero(ad, c.values[k]);
   MlirValue lb = coopvecADClone(ad, mlirOperationGetOperand(op, 0));
   MlirValue n =
       tripCount(ad, lb, coopvecADClone(ad, mlirOperationGetOperand(op, 1)),

@@ -177,9 +177,10 @@ static bool isLocalLoad(CoopvecAutodiff *ad, MlirOperation op) {
 
 /// memref.store / load on a local array (docs/autodiff.md, "Local
 /// arrays"): a store of a varied value makes the array varied, and loads
-/// from it are then varied. Accesses to such an array inside an scf.if
-/// are refused: the reverse branch recomputes its forward branch, and its
-/// stores would change the array under the reverse sweep. Returns false
+/// from it are then varied. Accesses to such an array inside an scf.if,
+/// index_switch, for or while are refused: the reverse branch or iteration
+/// recomputes its forward region, and its stores would change the array
+/// under the reverse sweep. Returns false
 /// after an error; sets `*handled` when the op is such an access.
 static bool checkLocalAccess(CoopvecAutodiff *ad, MlirOperation op,
                              bool *handled) {
@@ -198,7 +199,8 @@ static bool checkLocalAccess(CoopvecAutodiff *ad, MlirOperation op,
   if (ad->regionDepth > 0) {
     coopvecEmitOpError(op, "accesses a local array that holds values of the "
                            "differentiated inputs inside control flow (scf.if, "
-                           "scf.for); coopvec-autodiff differentiates such "
+                           "scf.index_switch, scf.for, scf.while); "
+                           "coopvec-autodiff differentiates such "
                            "arrays in straight-line code only");
     return false;
   }
@@ -253,9 +255,11 @@ static bool checkOtherOp(CoopvecAutodiff *ad, MlirOperation op) {
 static bool checkOp(CoopvecAutodiff *ad, MlirOperation op,
                     const CoopvecOpInfo *info) {
   if (mlirOperationGetNumRegions(op) > 0 && !coopvecOpIsNamed(op, "scf.if") &&
-      !coopvecOpIsNamed(op, "scf.for")) {
+      !coopvecOpIsNamed(op, "scf.for") && !coopvecOpIsNamed(op, "scf.while") &&
+      !coopvecOpIsNamed(op, "scf.index_switch")) {
     coopvecEmitOpError(op, "has regions; coopvec-autodiff differentiates "
-                           "scf.if and scf.for, but no other region ops");
+                           "scf.if, scf.index_switch, scf.for and scf.while, "
+                           "but no other region ops");
     return false;
   }
   if (coopvecOpIsNamed(op, "scf.for") &&
@@ -273,7 +277,8 @@ static bool checkOp(CoopvecAutodiff *ad, MlirOperation op,
   }
   if (isWrite(info))
     return checkWrite(ad, op);
-  // scf.if and scf.for: their ops are checked by analyzeOp.
+  // scf.if, index_switch, for and while: their ops are checked by
+  // analyzeOp.
   if (mlirOperationGetNumRegions(op) > 0)
     return true;
   return info || checkOtherOp(ad, op);
@@ -369,14 +374,56 @@ static bool analyzeFor(CoopvecAutodiff *ad, MlirOperation op) {
   return true;
 }
 
+/// An scf.while: the state (before's arguments) is varied when its init
+/// is or when `after` yields a varied value as it; after's arguments and
+/// the results are varied with the values scf.condition forwards. Both
+/// regions are re-analyzed until nothing changes.
+static bool analyzeWhile(CoopvecAutodiff *ad, MlirOperation op) {
+  MlirBlock before = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
+  MlirBlock after = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 1));
+  MlirOperation condition = mlirBlockGetTerminator(before);
+  MlirOperation yield = mlirBlockGetTerminator(after);
+  for (intptr_t j = 0; j < mlirOperationGetNumOperands(op); ++j)
+    coopvecADEntry(ad, mlirBlockGetArgument(before, j))->varied =
+        coopvecADIsVaried(ad, mlirOperationGetOperand(op, j));
+  bool changed = true;
+  while (changed) {
+    ++ad->regionDepth;
+    bool ok = analyzeRegion(ad, mlirOperationGetRegion(op, 0));
+    for (intptr_t j = 0; ok && j < mlirOperationGetNumResults(op); ++j)
+      coopvecADEntry(ad, mlirBlockGetArgument(after, j))->varied =
+          coopvecADIsVaried(ad, mlirOperationGetOperand(condition, 1 + j));
+    ok = ok && analyzeRegion(ad, mlirOperationGetRegion(op, 1));
+    --ad->regionDepth;
+    if (!ok)
+      return false;
+    changed = false;
+    for (intptr_t j = 0; j < mlirOperationGetNumOperands(op); ++j) {
+      CoopvecADValue *arg = coopvecADEntry(ad, mlirBlockGetArgument(before, j));
+      if (!arg->varied &&
+          coopvecADIsVaried(ad, mlirOperationGetOperand(yield, j)))
+        changed = arg->varied = true;
+    }
+  }
+  for (intptr_t j = 0; j < mlirOperationGetNumResults(op); ++j)
+    coopvecADEntry(ad, mlirOperationGetResult(op, j))->varied =
+        coopvecADIsVaried(ad, mlirBlockGetArgument(after, j));
+  return true;
+}
+
 /// Checks `op` (and the ops nested in it) and records whether its results
 /// are varied.
 static bool analyzeOp(CoopvecAutodiff *ad, MlirOperation op) {
   const CoopvecOpInfo *info = coopvecLookupOp(op);
   if (!checkOp(ad, op, info))
     return false;
-  if (coopvecOpIsNamed(op, "scf.if"))
+  // An index_switch is an scf.if with more branches (the selector, an
+  // index, is not varied).
+  if (coopvecOpIsNamed(op, "scf.if") ||
+      coopvecOpIsNamed(op, "scf.index_switch"))
     return analyzeIf(ad, op);
+  if (coopvecOpIsNamed(op, "scf.while"))
+    return analyzeWhile(ad, op);
   if (coopvecOpIsNamed(op, "scf.for"))
     return analyzeFor(ad, op);
   bool varied = resultsVaried(ad, op, info);

@@ -346,6 +346,10 @@ bool coopvecADBackward(CoopvecAutodiff *ad, MlirOperation op) {
     return coopvecADBackwardIf(ad, op);
   if (coopvecOpIsNamed(op, "scf.for"))
     return coopvecADBackwardFor(ad, op);
+  if (coopvecOpIsNamed(op, "scf.index_switch"))
+    return coopvecADBackwardSwitch(ad, op);
+  if (coopvecOpIsNamed(op, "scf.while"))
+    return coopvecADBackwardWhile(ad, op);
   if (!info && coopvecOpIsNamed(op, "memref.load")) {
     backwardGather(ad, op, dy);
     return true;

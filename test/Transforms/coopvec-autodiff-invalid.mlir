@@ -232,7 +232,7 @@ func.func @f(%x: !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32> {
   %a = memref.alloca() : memref<4xf32>
   %c = arith.cmpf ogt, %e#0, %z : f32
   scf.if %c {
-    // expected-error@+1 {{'memref.store' op accesses a local array that holds values of the differentiated inputs inside control flow (scf.if, scf.for); coopvec-autodiff differentiates such arrays in straight-line code only}}
+    // expected-error@+1 {{'memref.store' op accesses a local array that holds values of the differentiated inputs inside control flow (scf.if, scf.index_switch, scf.for, scf.while); coopvec-autodiff differentiates such arrays in straight-line code only}}
     memref.store %e#0, %a[%c0] : memref<4xf32>
   }
   %v = memref.load %a[%c0] : memref<4xf32>
@@ -271,35 +271,60 @@ func.func @f(%x: !coopvec.vec<2, f32>, %n: index) -> !coopvec.vec<2, f32> {
 
 // -----
 
-// ... and scf.while and scf.index_switch (scf.if and scf.for are
-// differentiated).
-func.func @f(%x: !coopvec.vec<2, f32>, %n: i32) -> !coopvec.vec<2, f32> {
-  %c0 = arith.constant 0 : i32
-  %c1 = arith.constant 1 : i32
-  // expected-error@+1 {{'scf.while' op has regions; coopvec-autodiff differentiates scf.if and scf.for, but no other region ops}}
-  %r:2 = scf.while (%i = %c0, %v = %x) : (i32, !coopvec.vec<2, f32>) -> (i32, !coopvec.vec<2, f32>) {
+// ... in an scf.while (its regions are recomputed per reverse
+// iteration: the stores would change the array under the reverse sweep)...
+func.func @f(%x: !coopvec.vec<1, f32>, %n: i32) -> !coopvec.vec<1, f32> {
+  %c0 = arith.constant 0 : index
+  %i0 = arith.constant 0 : i32
+  %i1 = arith.constant 1 : i32
+  %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f32>) -> (f32)
+  %a = memref.alloca() : memref<4xf32>
+  %r:2 = scf.while (%i = %i0, %s = %e#0) : (i32, f32) -> (i32, f32) {
     %go = arith.cmpi slt, %i, %n : i32
-    scf.condition(%go) %i, %v : i32, !coopvec.vec<2, f32>
+    scf.condition(%go) %i, %s : i32, f32
   } do {
-  ^bb0(%j: i32, %w: !coopvec.vec<2, f32>):
-    %t = "coopvec.tanh"(%w) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
-    %k = arith.addi %j, %c1 : i32
-    scf.yield %k, %t : i32, !coopvec.vec<2, f32>
+  ^bb0(%j: i32, %t: f32):
+    // expected-error@+1 {{'memref.store' op accesses a local array that holds values of the differentiated inputs inside control flow (scf.if, scf.index_switch, scf.for, scf.while); coopvec-autodiff differentiates such arrays in straight-line code only}}
+    memref.store %t, %a[%c0] : memref<4xf32>
+    %u = memref.load %a[%c0] : memref<4xf32>
+    %v = math.sin %u : f32
+    %k = arith.addi %j, %i1 : i32
+    scf.yield %k, %v : i32, f32
   }
-  return %r#1 : !coopvec.vec<2, f32>
+  %y = "coopvec.from_elements"(%r#1) : (f32) -> !coopvec.vec<1, f32>
+  return %y : !coopvec.vec<1, f32>
 }
 
 // -----
 
-func.func @f(%x: !coopvec.vec<2, f32>, %n: index) -> !coopvec.vec<2, f32> {
-  // expected-error@+1 {{'scf.index_switch' op has regions; coopvec-autodiff differentiates scf.if and scf.for, but no other region ops}}
-  %r = scf.index_switch %n -> !coopvec.vec<2, f32>
-  case 1 {
-    %t = "coopvec.tanh"(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
-    scf.yield %t : !coopvec.vec<2, f32>
+// ... in an scf.index_switch (a load of an array stored before it)...
+func.func @f(%x: !coopvec.vec<1, f32>, %n: index) -> !coopvec.vec<1, f32> {
+  %c0 = arith.constant 0 : index
+  %e:1 = "coopvec.unpack"(%x) : (!coopvec.vec<1, f32>) -> (f32)
+  %a = memref.alloca() : memref<4xf32>
+  memref.store %e#0, %a[%c0] : memref<4xf32>
+  %r = scf.index_switch %n -> f32
+  case 2 {
+    // expected-error@+1 {{'memref.load' op accesses a local array that holds values of the differentiated inputs inside control flow}}
+    %u = memref.load %a[%c0] : memref<4xf32>
+    scf.yield %u : f32
   }
   default {
-    scf.yield %x : !coopvec.vec<2, f32>
+    scf.yield %e#0 : f32
+  }
+  %y = "coopvec.from_elements"(%r) : (f32) -> !coopvec.vec<1, f32>
+  return %y : !coopvec.vec<1, f32>
+}
+
+// -----
+
+// ... and region ops other than scf.if, scf.index_switch, scf.for and
+// scf.while.
+func.func @f(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<2, f32> {
+  // expected-error@+1 {{'scf.execute_region' op has regions; coopvec-autodiff differentiates scf.if, scf.index_switch, scf.for and scf.while, but no other region ops}}
+  %r = scf.execute_region -> !coopvec.vec<2, f32> {
+    %t = "coopvec.tanh"(%x) : (!coopvec.vec<2, f32>) -> !coopvec.vec<2, f32>
+    scf.yield %t : !coopvec.vec<2, f32>
   }
   return %r : !coopvec.vec<2, f32>
 }

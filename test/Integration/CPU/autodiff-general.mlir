@@ -2,7 +2,8 @@
 // and "Gathers") run by coopvec-run --check against the reference
 // interpreter on the CPU, and on Vulkan where there is a device: scalar
 // arith / math on unpacked elements, a sin / cos encoding, scf.if on a
-// per-thread condition, scf.for with per-thread trip counts, local
+// per-thread condition, scf.index_switch on a per-thread selector,
+// scf.for and scf.while with per-thread trip counts, local
 // arrays, memref.load
 // gathers (a scatter-add with memref.atomic_rmw) and coopvec.load gathers
 // at per-thread offsets (reduce_sum_accumulate at the same offsets), in
@@ -65,6 +66,25 @@
 // LOOP:      result 0: max abs error {{.*}}: PASS
 // LOOP-NEXT: argument 2 (written): max abs error {{.*}}: PASS
 // LOOP-NEXT: {{^PASS$}}
+
+// scf.while with a per-thread trip count (0 to 8) around a matvec and a
+// tanh, `before` computing a forwarded scalar: reversed by recomputation
+// with the trip count counted.
+// RUN: coopvec-opt %t/while.mlir --coopvec-autodiff=func=march -o %t/while-grad.mlir
+// RUN: coopvec-run %t/while-grad.mlir --entry=march_grad --batch=1 --random --seed=29 --check | FileCheck %s --check-prefix=LOOP
+// RUN: coopvec-run %t/while-grad.mlir --entry=march_grad --batch=31 --random --seed=30 --check | FileCheck %s --check-prefix=LOOP
+// RUN: coopvec-run %t/while-grad.mlir --entry=march_grad --batch=4099 --random --seed=31 --check | FileCheck %s --check-prefix=LOOP
+// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/while-grad.mlir --entry=march_grad --batch=1029 --random --seed=32 --check | FileCheck %s --check-prefix=LOOP %}
+
+// scf.index_switch on a per-thread selector (0 to 8: every case and the
+// default taken), a matvec in one case, a captured value yielded in
+// another.
+// RUN: coopvec-opt %t/switch.mlir --coopvec-autodiff=func=switch -o %t/switch-grad.mlir
+// RUN: coopvec-run %t/switch-grad.mlir --entry=switch_grad --batch=1 --random --seed=33 --check | FileCheck %s --check-prefix=LOOP
+// RUN: coopvec-run %t/switch-grad.mlir --entry=switch_grad --batch=31 --random --seed=34 --check | FileCheck %s --check-prefix=LOOP
+// RUN: coopvec-run %t/switch-grad.mlir --entry=switch_grad --batch=1029 --random --seed=35 --check | FileCheck %s --check-prefix=LOOP
+// RUN: coopvec-run %t/switch-grad.mlir --entry=switch_grad --batch=4099 --random --seed=36 --check | FileCheck %s --check-prefix=LOOP
+// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/switch-grad.mlir --entry=switch_grad --batch=4099 --random --seed=37 --check | FileCheck %s --check-prefix=LOOP %}
 
 // examples/hashgrid.mlir (unpack, fptosi, an i32 hash, coopvec.load
 // gathers from an f16 table at per-thread offsets, bilinear interpolation,
@@ -304,6 +324,68 @@ func.func @loop(%x: !coopvec.vec<3, f32>, %w: memref<?xf32>) -> !coopvec.vec<3, 
     %sn = math.sin %s : f32
     %s2 = arith.mulf %sn, %e#1 : f32
     scf.yield %t, %s2 : !coopvec.vec<3, f32>, f32
+  }
+  %o = "coopvec.mul"(%r#0, %r#1) : (!coopvec.vec<3, f32>, f32) -> !coopvec.vec<3, f32>
+  return %o : !coopvec.vec<3, f32>
+}
+
+//--- while.mlir
+// n = fptosi(|4 x2|) rounds: s = s x1 (in `before`, forwarded), then
+// v = tanh(A v), s = sin(s); y = v s.
+func.func @march(%x: !coopvec.vec<3, f32>, %w: memref<?xf32>) -> !coopvec.vec<3, f32> {
+  %e:3 = "coopvec.unpack"(%x) : (!coopvec.vec<3, f32>) -> (f32, f32, f32)
+  %c4 = arith.constant 4.0 : f32
+  %q = arith.mulf %e#2, %c4 : f32
+  %qa = math.absf %q : f32
+  %n = arith.fptosi %qa : f32 to i32
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<3, 3, f32, "row_major">
+  %r:3 = scf.while (%i = %c0, %v = %x, %s = %e#0) : (i32, !coopvec.vec<3, f32>, f32) -> (i32, !coopvec.vec<3, f32>, f32) {
+    %go = arith.cmpi slt, %i, %n : i32
+    %s1 = arith.mulf %s, %e#1 : f32
+    scf.condition(%go) %i, %v, %s1 : i32, !coopvec.vec<3, f32>, f32
+  } do {
+  ^bb0(%j: i32, %u: !coopvec.vec<3, f32>, %t: f32):
+    %y = "coopvec.matvec"(%A, %u) : (!coopvec.matrix<3, 3, f32, "row_major">, !coopvec.vec<3, f32>) -> !coopvec.vec<3, f32>
+    %th = "coopvec.tanh"(%y) : (!coopvec.vec<3, f32>) -> !coopvec.vec<3, f32>
+    %sn = math.sin %t : f32
+    %k = arith.addi %j, %c1 : i32
+    scf.yield %k, %th, %sn : i32, !coopvec.vec<3, f32>, f32
+  }
+  %o = "coopvec.mul"(%r#1, %r#2) : (!coopvec.vec<3, f32>, f32) -> !coopvec.vec<3, f32>
+  return %o : !coopvec.vec<3, f32>
+}
+
+//--- switch.mlir
+// Selector fptosi(|4 x2|): case 0 tanh(A x), case 1 x x, case 3 x itself,
+// the default -x; times a scalar each case yields.
+func.func @switch(%x: !coopvec.vec<3, f32>, %w: memref<?xf32>) -> !coopvec.vec<3, f32> {
+  %e:3 = "coopvec.unpack"(%x) : (!coopvec.vec<3, f32>) -> (f32, f32, f32)
+  %c4 = arith.constant 4.0 : f32
+  %q = arith.mulf %e#2, %c4 : f32
+  %qa = math.absf %q : f32
+  %si = arith.fptosi %qa : f32 to i32
+  %sel = arith.index_cast %si : i32 to index
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<3, 3, f32, "row_major">
+  %r:2 = scf.index_switch %sel -> !coopvec.vec<3, f32>, f32
+  case 0 {
+    %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<3, 3, f32, "row_major">, !coopvec.vec<3, f32>) -> !coopvec.vec<3, f32>
+    %t = "coopvec.tanh"(%y) : (!coopvec.vec<3, f32>) -> !coopvec.vec<3, f32>
+    scf.yield %t, %e#0 : !coopvec.vec<3, f32>, f32
+  }
+  case 1 {
+    %m = "coopvec.mul"(%x, %x) : (!coopvec.vec<3, f32>, !coopvec.vec<3, f32>) -> !coopvec.vec<3, f32>
+    %sn = math.sin %e#0 : f32
+    scf.yield %m, %sn : !coopvec.vec<3, f32>, f32
+  }
+  case 3 {
+    scf.yield %x, %e#1 : !coopvec.vec<3, f32>, f32
+  }
+  default {
+    %ng = "coopvec.neg"(%x) : (!coopvec.vec<3, f32>) -> !coopvec.vec<3, f32>
+    %p = arith.mulf %e#0, %e#1 : f32
+    scf.yield %ng, %p : !coopvec.vec<3, f32>, f32
   }
   %o = "coopvec.mul"(%r#0, %r#1) : (!coopvec.vec<3, f32>, f32) -> !coopvec.vec<3, f32>
   return %o : !coopvec.vec<3, f32>
