@@ -38,6 +38,8 @@
 // CHECK-NOT: FAIL
 // CHECK: general finite differences: [[N:[0-9]+]] cases, 0 failed
 
+#include "FiniteDifference.h"
+
 #include "coopvec-c/Dialect.h"
 #include "coopvec-c/HostArray.h"
 #include "coopvec-c/Interpreter.h"
@@ -219,33 +221,10 @@ static double objective(Run *r) {
 // Comparison with finite differences
 //===----------------------------------------------------------------------===//
 
-typedef struct Difference {
-  double central, forward, backward;
-} Difference;
+static double objectiveOf(void *context) { return objective(context); }
 
-static Difference finiteDifference(Run *r, CoopvecArray *x, int64_t i) {
-  double value = coopvecArrayGet(x, i);
-  double h = ldexp(fmax(fabs(value), 0.25), -12);
-  coopvecArraySet(x, i, value + h);
-  double plus = coopvecArrayGet(x, i), lPlus = objective(r);
-  coopvecArraySet(x, i, value - h);
-  double minus = coopvecArrayGet(x, i), lMinus = objective(r);
-  coopvecArraySet(x, i, value);
-  Difference d = {(lPlus - lMinus) / (plus - minus),
-                  (lPlus - r->baseline) / (plus - value),
-                  (r->baseline - lMinus) / (value - minus)};
-  return d;
-}
-
-static bool matches(double got, Difference d, double tol) {
-  double scale = fmax(1.0, fabs(d.central));
-  if (fabs(got - d.central) <= tol * scale)
-    return true;
-  double jump = fabs(d.forward - d.backward);
-  if (jump <= 1e-3 * fmax(1.0, fmax(fabs(d.forward), fabs(d.backward))))
-    return false;
-  return got >= fmin(d.forward, d.backward) - tol * scale &&
-         got <= fmax(d.forward, d.backward) + tol * scale;
+static Difference difference(Run *r, CoopvecArray *x, int64_t i) {
+  return finiteDifference(objectiveOf, r, r->baseline, x, i);
 }
 
 /// Compares up to MAX_SAMPLES evenly spread elements of `gradient` with
@@ -257,7 +236,7 @@ static int checkGradient(Run *r, const char *what, CoopvecArray *x,
   int failures = 0;
   for (int64_t s = 0; s < count; ++s) {
     int64_t i = count == 1 ? 0 : s * (x->size - 1) / (count - 1);
-    Difference d = finiteDifference(r, x, i);
+    Difference d = difference(r, x, i);
     double got = coopvecArrayGet(gradient, i);
     if (matches(got, d, tol))
       continue;

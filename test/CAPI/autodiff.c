@@ -46,6 +46,8 @@
 // CHECK-NOT: FAIL
 // CHECK: finite differences: 506 cases, 0 failed
 
+#include "FiniteDifference.h"
+
 #include "coopvec-c/Dialect.h"
 #include "coopvec-c/HostArray.h"
 #include "coopvec-c/Interpreter.h"
@@ -321,42 +323,17 @@ static bool runGradient(Program *p) {
                        args, numArgs, results, numResults, printError, NULL));
 }
 
-/// Finite differences of L at element `i` of `x`.
-typedef struct Difference {
-  double central, forward, backward;
-} Difference;
+static double objectiveOf(void *context) { return objective(context); }
 
-static Difference finiteDifference(Program *p, CoopvecArray *x, int64_t i) {
-  double value = coopvecArrayGet(x, i);
-  double h = ldexp(fmax(fabs(value), 0.25), -12);
-  coopvecArraySet(x, i, value + h);
-  double plus = coopvecArrayGet(x, i), lPlus = objective(p);
-  coopvecArraySet(x, i, value - h);
-  double minus = coopvecArrayGet(x, i), lMinus = objective(p);
-  coopvecArraySet(x, i, value);
-  Difference d = {(lPlus - lMinus) / (plus - minus),
-                  (lPlus - p->baseline) / (plus - value),
-                  (p->baseline - lMinus) / (value - minus)};
-  return d;
-}
-
-/// Whether `got` matches the differences (see the file comment).
-static bool matches(double got, Difference d, double tol) {
-  double scale = fmax(1.0, fabs(d.central));
-  if (fabs(got - d.central) <= tol * scale)
-    return true;
-  double jump = fabs(d.forward - d.backward);
-  if (jump <= 1e-3 * fmax(1.0, fmax(fabs(d.forward), fabs(d.backward))))
-    return false;
-  return got >= fmin(d.forward, d.backward) - tol * scale &&
-         got <= fmax(d.forward, d.backward) + tol * scale;
+static Difference difference(Program *p, CoopvecArray *x, int64_t i) {
+  return finiteDifference(objectiveOf, p, p->baseline, x, i);
 }
 
 /// Compares element `i` of `gradient` with finite differences of L in the
 /// reference argument `x`. Returns whether it matches (prints if not).
 static bool checkElement(Program *p, const char *what, CoopvecArray *x,
                          const CoopvecArray *gradient, int64_t i, double tol) {
-  Difference d = finiteDifference(p, x, i);
+  Difference d = difference(p, x, i);
   double got = coopvecArrayGet(gradient, i);
   if (matches(got, d, tol))
     return true;
