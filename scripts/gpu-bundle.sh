@@ -40,5 +40,11 @@ tar -C "$(dirname "$build")" --exclude='*.o' --exclude='*.a' \
   --exclude=Output --exclude=CMakeFiles --exclude=fuzz \
   --transform "s,^$(basename "$build"),build," -cf - "$(basename "$build")" |
   tar -C "$stage" -xf -
+# Which sources the build is of, for the record of a run (scripts/gpu-run.sh).
+{
+  echo "bundled $(date -u '+%Y-%m-%d %H:%M UTC') from $root"
+  git -C "$root" log -1 --format='commit %H %s' 2>/dev/null || true
+  git -C "$root" status --short 2>/dev/null | sed 's/^/  changed: /' || true
+} >"$stage/build/bundle-info.txt"
 tar -C "$stage" -cf - sys build | xz -6 -T2 >"$out"
 echo "gpu-bundle: $out ($(du -h "$out" | cut -f1))"

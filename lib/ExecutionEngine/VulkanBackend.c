@@ -333,17 +333,21 @@ static CoopvecStatus lowerForDevice(CoopvecEngine *engine,
   bool denorms =
       coopvecUseFloatControl(module, p12->shaderDenormPreserveFloat32,
                              p12->shaderDenormPreserveFloat16);
+  bool nearest = coopvecUseRoundingModeRTE(
+      module, p12->shaderRoundingModeRTEFloat32,
+      p12->shaderRoundingModeRTEFloat16, p12->shaderRoundingModeRTEFloat64);
   CoopvecBuffer pipeline = {0};
   coopvecBufferAppendf(
       &pipeline,
       "builtin.module(coopvec-lower-to-spirv{mode=%s binary=false "
       "subgroup-size=%u atomic-float=%s workgroup-memory=%u "
-      "signed-zero-inf-nan-preserve=%s denorm-preserve=%s%s%s})",
+      "signed-zero-inf-nan-preserve=%s denorm-preserve=%s "
+      "rounding-mode-rte=%s%s%s})",
       modeFor(device), device->subgroup.subgroupSize,
       atomicFloat ? "true" : "false",
       shared < kMaxWorkgroupMemory ? shared : kMaxWorkgroupMemory,
       preserve ? "true" : "false", denorms ? "true" : "false",
-      engine->pipelineOptions ? " " : "",
+      nearest ? "true" : "false", engine->pipelineOptions ? " " : "",
       engine->pipelineOptions ? engine->pipelineOptions : "");
   CoopvecStatus status =
       coopvecEngineLower(engine, module, coopvecBufferStr(&pipeline));

@@ -455,17 +455,21 @@ MlirType coopvecElementTypeOf(MlirType type) {
   return mlirTypeIsAVector(type) ? mlirShapedTypeGetElementType(type) : type;
 }
 
-static bool isF16Based(MlirType type) {
+typedef bool (*TypePredicate)(MlirType);
+
+/// Whether `type`, or the element type of a vec, matrix or shaped type, is
+/// what `is` accepts.
+static bool elementIs(MlirType type, TypePredicate is) {
   if (coopvecTypeIsAVec(type))
     type = coopvecVecTypeGetElementType(type);
   else if (coopvecTypeIsAMatrix(type))
     type = coopvecMatrixTypeGetElementType(type);
   else if (mlirTypeIsAShaped(type))
     type = mlirShapedTypeGetElementType(type);
-  return mlirTypeIsAF16(type);
+  return is(type);
 }
 
-static bool functionTypeHoldsF16(MlirOperation op) {
+static bool functionTypeHolds(MlirOperation op, TypePredicate is) {
   MlirAttribute attr = mlirOperationGetAttributeByName(
       op, mlirStringRefCreateFromCString("function_type"));
   if (mlirAttributeIsNull(attr) || !mlirAttributeIsAType(attr))
@@ -475,22 +479,33 @@ static bool functionTypeHoldsF16(MlirOperation op) {
     return false;
   bool found = false;
   for (intptr_t i = 0; !found && i < mlirFunctionTypeGetNumInputs(type); ++i)
-    found = isF16Based(mlirFunctionTypeGetInput(type, i));
+    found = elementIs(mlirFunctionTypeGetInput(type, i), is);
   for (intptr_t i = 0; !found && i < mlirFunctionTypeGetNumResults(type); ++i)
-    found = isF16Based(mlirFunctionTypeGetResult(type, i));
+    found = elementIs(mlirFunctionTypeGetResult(type, i), is);
   return found;
 }
 
-static MlirWalkResult findF16(MlirOperation op, void *userData) {
-  bool *found = userData;
-  *found = functionTypeHoldsF16(op);
-  for (intptr_t i = 0; !*found && i < mlirOperationGetNumResults(op); ++i)
-    *found = isF16Based(mlirValueGetType(mlirOperationGetResult(op, i)));
-  return *found ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
+typedef struct TypeSearch {
+  TypePredicate is;
+  bool found;
+} TypeSearch;
+
+static MlirWalkResult findType(MlirOperation op, void *userData) {
+  TypeSearch *search = userData;
+  search->found = functionTypeHolds(op, search->is);
+  for (intptr_t i = 0; !search->found && i < mlirOperationGetNumResults(op);
+       ++i)
+    search->found =
+        elementIs(mlirValueGetType(mlirOperationGetResult(op, i)), search->is);
+  return search->found ? MlirWalkResultInterrupt : MlirWalkResultAdvance;
 }
 
-bool coopvecHoldsF16(MlirOperation op) {
-  bool found = false;
-  mlirOperationWalk(op, findF16, &found, MlirWalkPreOrder);
-  return found;
+static bool holdsType(MlirOperation op, TypePredicate is) {
+  TypeSearch search = {.is = is, .found = false};
+  mlirOperationWalk(op, findType, &search, MlirWalkPreOrder);
+  return search.found;
 }
+
+bool coopvecHoldsF64(MlirOperation op) { return holdsType(op, mlirTypeIsAF64); }
+
+bool coopvecHoldsF16(MlirOperation op) { return holdsType(op, mlirTypeIsAF16); }

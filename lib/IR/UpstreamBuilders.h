@@ -200,5 +200,7 @@ MlirType coopvecElementTypeOf(MlirType type);
 /// tensor / !coopvec.vec / !coopvec.matrix of f16. Block arguments count
 /// through the function types and the results of the ops that own them.
 bool coopvecHoldsF16(MlirOperation op);
+/// The same for f64 (the wide fmas of coopvec-prepare-spirv make them).
+bool coopvecHoldsF64(MlirOperation op);
 
 #endif // COOPVEC_LIB_IR_UPSTREAMBUILDERS_H

@@ -40,7 +40,8 @@ typedef struct SPIRVOptions {
   Mode mode;
   int deviceCooperativeMatrix;                      // -1: not given
   int64_t subgroupSize, blockSize, workgroupMemory; // blockSize 0: default
-  bool atomicFloat, binary, preserve, denormPreserve, boundsChecks;
+  bool atomicFloat, binary, preserve, denormPreserve, roundingModeRTE,
+      opaqueF16Extension, boundsChecks;
   char shapes[128];
   const char *reduceMode; // convert-coopvec-to-gpu's reduce-mode
   CoopvecBuffer error;    // the first bad option
@@ -114,6 +115,12 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
   } else if (coopvecStringRefIs(key, "denorm-preserve")) {
     if (!parseBool(value, &o->denormPreserve))
       badValue(o, key, value, "true or false");
+  } else if (coopvecStringRefIs(key, "rounding-mode-rte")) {
+    if (!parseBool(value, &o->roundingModeRTE))
+      badValue(o, key, value, "true or false");
+  } else if (coopvecStringRefIs(key, "opaque-f16-extension")) {
+    if (!parseBool(value, &o->opaqueF16Extension))
+      badValue(o, key, value, "true or false");
   } else if (coopvecStringRefIs(key, "binary")) {
     if (!parseBool(value, &o->binary))
       badValue(o, key, value, "true or false");
@@ -143,7 +150,8 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
         "unknown option '%.*s' (options: mode, device-cooperative-matrix, "
         "subgroup-size, block-size, workgroup-memory, atomic-float, "
         "cooperative-matrix-shapes, signed-zero-inf-nan-preserve, "
-        "denorm-preserve, bounds-checks, reduce-mode, binary)",
+        "denorm-preserve, rounding-mode-rte, opaque-f16-extension, "
+        "bounds-checks, reduce-mode, binary)",
         (int)key.length, key.data);
   }
 }
@@ -159,6 +167,8 @@ static void parseOptions(MlirStringRef text, SPIRVOptions *o) {
   o->binary = true;
   o->preserve = true;
   o->denormPreserve = true;
+  o->roundingModeRTE = true;
+  o->opaqueF16Extension = true;
   o->boundsChecks = true;
   o->reduceMode = "auto";
   strcpy(o->shapes, "16x16x16");
@@ -232,14 +242,15 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       "loop-invariant-code-motion,coopvec-prepare-spirv{subgroup-size=%lld "
       "atomic-float=%s "
       "cooperative-matrix=%s cooperative-matrix-shapes=%s "
-      "signed-zero-inf-nan-preserve=%s denorm-preserve=%s},"
+      "signed-zero-inf-nan-preserve=%s denorm-preserve=%s "
+      "rounding-mode-rte=%s opaque-f16-extension=%s},"
       "map-memref-spirv-storage-class{client-api=vulkan},"
       "convert-math-to-spirv),"
       "convert-gpu-to-spirv{use-64bit-index=false},"
       "coopvec-nest-spirv,"
       "gpu.module(spirv.module(spirv-lower-abi-attrs,"
       "coopvec-finish-spirv{signed-zero-inf-nan-preserve=%s "
-      "denorm-preserve=%s},"
+      "denorm-preserve=%s rounding-mode-rte=%s},"
       "canonicalize,cse,spirv-update-vce,"
       "coopvec-declare-spirv-capabilities))%s",
       cooperative ? "auto" : "simt", (long long)blockSizeOf(&o),
@@ -247,8 +258,9 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       o.boundsChecks ? "true" : "false", o.reduceMode,
       (long long)o.subgroupSize, o.atomicFloat ? "true" : "false",
       cooperative ? "true" : "false", o.shapes, o.preserve ? "true" : "false",
-      o.denormPreserve ? "true" : "false", o.preserve ? "true" : "false",
-      o.denormPreserve ? "true" : "false",
+      o.denormPreserve ? "true" : "false", o.roundingModeRTE ? "true" : "false",
+      o.opaqueF16Extension ? "true" : "false", o.preserve ? "true" : "false",
+      o.denormPreserve ? "true" : "false", o.roundingModeRTE ? "true" : "false",
       o.binary ? ",gpu-module-to-binary{format=bin}" : "");
   append(mlirStringRefCreate(pipeline.data, pipeline.size), userData);
   coopvecBufferFree(&pipeline);
@@ -267,7 +279,8 @@ const CoopvecPipelineDef coopvecLowerToSPIRVPipelineDef = {
                    "workgroup-memory, atomic-float, "
                    "cooperative-matrix-shapes, "
                    "signed-zero-inf-nan-preserve, denorm-preserve, "
-                   "bounds-checks, reduce-mode, binary",
+                   "rounding-mode-rte, opaque-f16-extension, bounds-checks, "
+                   "reduce-mode, binary",
     .expand = expandLowerToSPIRV,
     .check = checkLowerToSPIRV,
 };

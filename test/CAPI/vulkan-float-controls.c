@@ -5,8 +5,10 @@
 // (lib/ExecutionEngine/FloatControls.h): true only where the device offers
 // the Float32 property (shaderSignedZeroInfNanPreserveFloat32,
 // shaderDenormPreserveFloat32), and Float16 too for modules with f16
-// values. lavapipe offers both, so a device without them is only seen
-// here. Includes an internal header: not a test of the embedding API.
+// values; `rounding-mode-rte` needs shaderRoundingModeRTEFloat64 on top
+// (the lowering's f64). lavapipe offers them all, so a device without them
+// is only seen here. Includes an internal header: not a test of the embedding
+// API.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,7 +52,8 @@ static const struct {
 };
 
 /// One line per module: whether it holds f16, then P for each device
-/// (Float32, Float16) in the order 00 01 10 11.
+/// (Float32, Float16) in the order 00 01 10 11, then R for each
+/// (Float32, Float16, Float64) in the order 000 001 ... 111.
 static int printTable(MlirContext ctx) {
   for (size_t i = 0; i < sizeof(kModules) / sizeof(kModules[0]); ++i) {
     MlirModule module = mlirModuleCreateParse(
@@ -61,6 +64,10 @@ static int printTable(MlirContext ctx) {
     printf("%s: f16=%d P=", kModules[i].name, coopvecHoldsF16(op));
     for (int device = 0; device < 4; ++device)
       printf("%d", coopvecUseFloatControl(op, device & 2, device & 1));
+    printf(" R=");
+    for (int device = 0; device < 8; ++device)
+      printf("%d",
+             coopvecUseRoundingModeRTE(op, device & 4, device & 2, device & 1));
     printf("\n");
     mlirModuleDestroy(module);
   }
@@ -71,15 +78,16 @@ int main(void) {
   MlirContext ctx = mlirContextCreate();
   if (mlirLogicalResultIsFailure(coopvecSetupContext(ctx)))
     return 1;
-  // Without Float32 never; with it, f16 modules need Float16 too.
-  // CHECK:      f32: f16=0 P=0011
-  // CHECK-NEXT: op-result: f16=1 P=0001
-  // CHECK-NEXT: scalar-argument: f16=1 P=0001
-  // CHECK-NEXT: vector-result: f16=1 P=0001
-  // CHECK-NEXT: memref-argument: f16=1 P=0001
-  // CHECK-NEXT: vec-argument: f16=1 P=0001
-  // CHECK-NEXT: matrix-argument: f16=1 P=0001
-  // CHECK-NEXT: nested: f16=1 P=0001
+  // Without Float32 never; with it, f16 modules need Float16 too; R needs
+  // Float64 as well.
+  // CHECK:      f32: f16=0 P=0011 R=00000101
+  // CHECK-NEXT: op-result: f16=1 P=0001 R=00000001
+  // CHECK-NEXT: scalar-argument: f16=1 P=0001 R=00000001
+  // CHECK-NEXT: vector-result: f16=1 P=0001 R=00000001
+  // CHECK-NEXT: memref-argument: f16=1 P=0001 R=00000001
+  // CHECK-NEXT: vec-argument: f16=1 P=0001 R=00000001
+  // CHECK-NEXT: matrix-argument: f16=1 P=0001 R=00000001
+  // CHECK-NEXT: nested: f16=1 P=0001 R=00000001
   int rc = printTable(ctx);
   mlirContextDestroy(ctx);
   return rc;

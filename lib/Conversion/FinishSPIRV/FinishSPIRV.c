@@ -21,6 +21,12 @@
 //    has f16 values. Subnormals likewise: without `DenormPreserve` a
 //    driver may flush them (NVIDIA's Vulkan driver on an H200 flushed f32
 //    ones), and `denorm-preserve=true` (the default) asks for the mode.
+//    And rounding: SPIR-V leaves the rounding of OpFConvert to a narrower
+//    float to the driver, and NVIDIA's (580, H200) did not round f32 to
+//    f16 and f64 to f32 to nearest even, so the f64 fmas of
+//    coopvec-prepare-spirv came out wrong there; `rounding-mode-rte=true`
+//    (the default) gives every entry point `RoundingModeRTE` for 32-bit
+//    floats, and 16- and 64-bit ones where the module has them.
 //
 // 2. The second half of the float atomics of coopvec-prepare-spirv
 // (lib/Conversion/PrepareSPIRV/Atomics.c): after spirv-lower-abi-attrs has
@@ -320,13 +326,20 @@ static bool rewritePlaceholder(MlirOperation module, MlirOperation op) {
 typedef struct FinishOptions {
   bool signedZeroInfNanPreserve;
   bool denormPreserve;
+  bool roundingModeRTE;
 } FinishOptions;
 
-/// `spirv.ExecutionMode @fn "<modeName>", <width>` (32, and 16 when the
-/// module has f16 values: `hasF16`) for every entry point, at the end of
-/// the module.
+/// The float widths a float control covers: 32 always, 16 and 64 where the
+/// module has such values.
+typedef struct Widths {
+  int values[3];
+  int count;
+} Widths;
+
+/// `spirv.ExecutionMode @fn "<modeName>", <width>` for every entry point
+/// and width, at the end of the module.
 static void appendFloatControl(MlirOperation module, const char *modeName,
-                               bool hasF16) {
+                               Widths widths) {
   MlirContext ctx = mlirOperationGetContext(module);
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(module, 0));
   char text[64];
@@ -341,11 +354,9 @@ static void appendFloatControl(MlirOperation module, const char *modeName,
     if (!coopvecOpIsNamed(op, "spirv.EntryPoint"))
       continue;
     MlirAttribute fn = attributeOf(op, "fn");
-    for (int width = 32; width >= 16; width -= 16) {
-      if (width == 16 && !hasF16)
-        continue;
+    for (int i = 0; i < widths.count; ++i) {
       MlirAttribute value =
-          mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), width);
+          mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 32), widths.values[i]);
       MlirNamedAttribute attrs[] = {
           coopvecNamedAttr(ctx, "fn", fn),
           coopvecNamedAttr(ctx, "execution_mode", mode),
@@ -367,13 +378,22 @@ static void runFinish(MlirOperation module, MlirExternalPass pass,
   const FinishOptions *finish = options;
   OpList list = {NULL, 0, 0};
   mlirOperationWalk(module, visitOp, &list, MlirWalkPreOrder);
-  // One walk for f16 values serves both float controls.
-  bool hasF16 = (finish->signedZeroInfNanPreserve || finish->denormPreserve) &&
-                coopvecHoldsF16(module);
+  // One walk for f16 values serves every float control.
+  Widths widths = {{32}, 1};
+  if ((finish->signedZeroInfNanPreserve || finish->denormPreserve ||
+       finish->roundingModeRTE) &&
+      coopvecHoldsF16(module))
+    widths.values[widths.count++] = 16;
   if (finish->signedZeroInfNanPreserve)
-    appendFloatControl(module, "SignedZeroInfNanPreserve", hasF16);
+    appendFloatControl(module, "SignedZeroInfNanPreserve", widths);
   if (finish->denormPreserve)
-    appendFloatControl(module, "DenormPreserve", hasF16);
+    appendFloatControl(module, "DenormPreserve", widths);
+  // The f64 of the wide fmas (coopvec-prepare-spirv) is rounded to f32 by
+  // an OpFConvert: that rounding must be to nearest even too.
+  if (finish->roundingModeRTE && coopvecHoldsF64(module))
+    widths.values[widths.count++] = 64;
+  if (finish->roundingModeRTE)
+    appendFloatControl(module, "RoundingModeRTE", widths);
   bool ok = true;
   for (intptr_t i = 0; ok && i < list.count; ++i)
     ok = rewritePlaceholder(module, list.ops[i]);
@@ -394,6 +414,13 @@ static const CoopvecPassOption finishOptions[] = {
      "floats, and 16-bit ones when the module has f16 values): subnormals "
      "are kept, as the dialect requires; the device needs "
      "shaderDenormPreserveFloat32 (Float16)"},
+    {"rounding-mode-rte", CoopvecOptionBool,
+     offsetof(FinishOptions, roundingModeRTE), "true",
+     "give every entry point the RoundingModeRTE execution mode (32-bit "
+     "floats, 16- and 64-bit ones when the module has such values): "
+     "conversions to a narrower float round to nearest even, as the dialect "
+     "requires, where a driver could truncate (NVIDIA's did); the device "
+     "needs shaderRoundingModeRTEFloat32 (Float16, Float64)"},
 };
 
 static MlirDialectHandle (*const finishDependentDialects[])(void) = {

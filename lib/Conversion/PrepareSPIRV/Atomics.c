@@ -36,6 +36,13 @@
 // f16 sum: 24 >= 2 * 11 + 2 bits), and the other half is kept. No 16-bit
 // integer or float arithmetic is needed.
 //
+// i8 atomics take the same loop: Vulkan allows atomics on 32- and 64-bit
+// integers only (lavapipe ran OpAtomicIAdd on an i8 pointer; NVIDIA's
+// compiler failed on it, "NVVM compilation failed", on an H200). The
+// element is the byte at `shift` = 8 (index & 3) of word index >> 2,
+// combined (addi, maxs, mins, maxu, minu) in i32, sign-extended for the
+// signed kinds, and its low 8 bits put back.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Conversion/PrepareSPIRV/PrepareSPIRV.h"
@@ -67,35 +74,66 @@ static MlirWalkResult collectAtomic(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
-/// The arith op that combines the element with the value of a float
-/// atomic_rmw (its `kind` is arith::AtomicRMWKind, an I64EnumAttr), or
-/// NULL for another kind.
-static const char *floatCombine(MlirOperation op) {
+const char *coopvecAtomicCombineOp(MlirOperation atomic) {
   MlirAttribute kind = mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("kind"));
+      atomic, mlirStringRefCreateFromCString("kind"));
   if (mlirAttributeIsNull(kind) || !mlirAttributeIsAInteger(kind))
     return NULL;
   switch (mlirIntegerAttrGetValueInt(kind)) {
   case COOPVEC_ATOMIC_ADDF:
     return "arith.addf";
+  case COOPVEC_ATOMIC_ADDI:
+    return "arith.addi";
   case COOPVEC_ATOMIC_MAXIMUMF:
     return "arith.maximumf";
   case COOPVEC_ATOMIC_MINIMUMF:
     return "arith.minimumf";
+  case COOPVEC_ATOMIC_MAXS:
+    return "arith.maxsi";
+  case COOPVEC_ATOMIC_MINS:
+    return "arith.minsi";
+  case COOPVEC_ATOMIC_MAXU:
+    return "arith.maxui";
+  case COOPVEC_ATOMIC_MINU:
+    return "arith.minui";
   default:
     return NULL;
   }
+}
+
+/// Whether the arith op `name` ends with `suffix`: "f" for the float
+/// combines (addf, maximumf, minimumf), "i" for the integer ones.
+static bool endsWith(const char *name, const char *suffix) {
+  size_t n = strlen(name), k = strlen(suffix);
+  return n >= k && strcmp(name + n - k, suffix) == 0;
+}
+
+/// The combine of a float atomic_rmw, or NULL for another kind.
+static const char *floatCombine(MlirOperation op) {
+  const char *combine = coopvecAtomicCombineOp(op);
+  return combine && endsWith(combine, "f") ? combine : NULL;
+}
+
+/// The combine of an i8 atomic_rmw, in i32, or NULL for another kind;
+/// `isSigned`: the kind compares signed values.
+static const char *byteCombine(MlirOperation op, bool *isSigned) {
+  const char *combine = coopvecAtomicCombineOp(op);
+  if (!combine || !endsWith(combine, "i"))
+    return NULL;
+  *isSigned = endsWith(combine, "si");
+  return combine;
 }
 
 typedef struct Atomic {
   MlirContext ctx;
   MlirType i32, f32;
   int64_t argIndex;
-  MlirValue value;     // f32 or f16
-  const char *combine; // arith.addf, maximumf or minimumf
-  bool isF16;
+  MlirValue value;     // f32 or f16; i8 values extended to i32
+  const char *combine; // arith.addf, maximumf or minimumf; or byteCombine's
+  bool isF16, isByte, isSigned;
   MlirValue word;  // i32 index of the 32-bit word (cas) / element (fadd)
-  MlirValue shift; // f16: 0 or 16, the element's bit offset in the word
+  MlirValue shift; // f16: 0 or 16, i8: 0, 8, 16 or 24, the element's bit
+                   // offset in the word
 } Atomic;
 
 static MlirValue i32Constant(CoopvecBuilder *b, const Atomic *a, int64_t v) {
@@ -133,9 +171,39 @@ static MlirValue unpackHalf(CoopvecBuilder *b, const Atomic *a,
                        &indices);
 }
 
+/// The byte at `shift` of `word`, extended to i32 (signed for the signed
+/// kinds).
+static MlirValue unpackByte(CoopvecBuilder *b, const Atomic *a,
+                            MlirValue word) {
+  MlirValue low = coopvecBuildBinaryOp(b, "arith.shrui", word, a->shift);
+  if (!a->isSigned)
+    return coopvecBuildBinaryOp(b, "arith.andi", low, i32Constant(b, a, 0xff));
+  MlirValue top =
+      coopvecBuildBinaryOp(b, "arith.shli", low, i32Constant(b, a, 24));
+  return coopvecBuildBinaryOp(b, "arith.shrsi", top, i32Constant(b, a, 24));
+}
+
+/// `expected` with its byte replaced by combine(byte, value).
+static MlirValue desiredByteWord(CoopvecBuilder *b, const Atomic *a,
+                                 MlirValue expected) {
+  MlirValue current = unpackByte(b, a, expected);
+  MlirValue combined = coopvecBuildBinaryOp(b, a->combine, current, a->value);
+  MlirValue byte =
+      coopvecBuildBinaryOp(b, "arith.andi", combined, i32Constant(b, a, 0xff));
+  MlirValue placed = coopvecBuildBinaryOp(b, "arith.shli", byte, a->shift);
+  MlirValue mask =
+      coopvecBuildBinaryOp(b, "arith.shli", i32Constant(b, a, 0xff), a->shift);
+  MlirValue keep =
+      coopvecBuildBinaryOp(b, "arith.xori", mask, i32Constant(b, a, -1));
+  MlirValue kept = coopvecBuildBinaryOp(b, "arith.andi", expected, keep);
+  return coopvecBuildBinaryOp(b, "arith.ori", kept, placed);
+}
+
 /// `expected` with its element replaced by combine(element, value).
 static MlirValue desiredWord(CoopvecBuilder *b, const Atomic *a,
                              MlirValue expected) {
+  if (a->isByte)
+    return desiredByteWord(b, a, expected);
   if (!a->isF16) {
     MlirValue current = coopvecBuildCast1(b, "arith.bitcast", expected, a->f32);
     MlirValue sum = coopvecBuildBinaryOp(b, a->combine, current, a->value);
@@ -194,13 +262,66 @@ static MlirValue buildLoop(CoopvecBuilder *b, const Atomic *a) {
   return mlirOperationGetResult(loop, 0);
 }
 
+/// Whether `memref` is a rank-1 argument of the kernel whose entry block is
+/// `entry`.
+static bool isKernelArgument(MlirValue memref, MlirBlock entry) {
+  return mlirValueIsABlockArgument(memref) &&
+         mlirBlockEqual(mlirBlockArgumentGetOwner(memref), entry) &&
+         mlirShapedTypeGetRank(mlirValueGetType(memref)) == 1;
+}
+
+/// An i8 atomic on a kernel argument as a compare-and-swap loop on its
+/// word.
+static bool lowerByteAtomic(MlirOperation op, MlirBlock entry,
+                            const char *passName) {
+  MlirValue memref = mlirOperationGetOperand(op, 1);
+  MlirContext ctx = mlirOperationGetContext(op);
+  Atomic a = {.ctx = ctx,
+              .i32 = mlirIntegerTypeGet(ctx, 32),
+              .f32 = mlirF32TypeGet(ctx),
+              .isByte = true};
+  a.combine = byteCombine(op, &a.isSigned);
+  if (!a.combine || !isKernelArgument(memref, entry) ||
+      mlirOperationGetNumOperands(op) != 3) {
+    coopvecEmitOpError(op,
+                       "is an i8 atomic that is not addi, maxs, mins, maxu or "
+                       "minu on a rank-1 argument of the kernel, which %s "
+                       "cannot lower to SPIR-V (Vulkan has no 8-bit atomics)",
+                       passName);
+    return false;
+  }
+  CoopvecBuilder b = coopvecBuilderBefore(op, mlirOperationGetLocation(op));
+  a.argIndex = mlirBlockArgumentGetArgNumber(memref);
+  a.value = coopvecBuildCast1(&b, a.isSigned ? "arith.extsi" : "arith.extui",
+                              mlirOperationGetOperand(op, 0), a.i32);
+  MlirValue index = coopvecBuildCast1(&b, "arith.index_cast",
+                                      mlirOperationGetOperand(op, 2), a.i32);
+  a.word =
+      coopvecBuildBinaryOp(&b, "arith.shrui", index, i32Constant(&b, &a, 2));
+  a.shift = coopvecBuildBinaryOp(
+      &b, "arith.muli",
+      coopvecBuildBinaryOp(&b, "arith.andi", index, i32Constant(&b, &a, 3)),
+      i32Constant(&b, &a, 8));
+  MlirValue oldWord = buildLoop(&b, &a);
+  MlirValue result = mlirOperationGetResult(op, 0);
+  if (!mlirOpOperandIsNull(mlirValueGetFirstUse(result)))
+    mlirValueReplaceAllUsesOfWith(result,
+                                  coopvecBuildCast1(&b, "arith.trunci",
+                                                    unpackByte(&b, &a, oldWord),
+                                                    mlirValueGetType(result)));
+  mlirOperationDestroy(op);
+  return true;
+}
+
 static bool lowerAtomic(MlirOperation op, MlirBlock entry, bool atomicFloat,
                         const char *passName) {
   const char *combine = floatCombine(op);
   if (!combine) {
-    // Integer kinds are memref-to-spirv's; other float kinds are not in
-    // the dialect (docs/dialect.md, "Memory").
+    // Integer kinds of 32 and 64 bits are memref-to-spirv's; other float
+    // kinds are not in the dialect (docs/dialect.md, "Memory").
     MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
+    if (mlirTypeIsAInteger(type) && mlirIntegerTypeGetWidth(type) == 8)
+      return lowerByteAtomic(op, entry, passName);
     if (mlirTypeIsAInteger(type))
       return true;
     coopvecEmitOpError(op,
@@ -211,11 +332,7 @@ static bool lowerAtomic(MlirOperation op, MlirBlock entry, bool atomicFloat,
   }
   MlirValue memref = mlirOperationGetOperand(op, 1);
   MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(memref));
-  bool isKernelArgument =
-      mlirValueIsABlockArgument(memref) &&
-      mlirBlockEqual(mlirBlockArgumentGetOwner(memref), entry);
-  if (!isKernelArgument ||
-      mlirShapedTypeGetRank(mlirValueGetType(memref)) != 1 ||
+  if (!isKernelArgument(memref, entry) ||
       mlirOperationGetNumOperands(op) != 3 ||
       !(mlirTypeIsAF32(element) || mlirTypeIsAF16(element))) {
     coopvecEmitOpError(op,

@@ -59,32 +59,6 @@ static MlirWalkResult collectAlloca(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
-/// The arith op of an atomic_rmw kind on a private element, or NULL.
-static const char *combineOf(MlirOperation atomic) {
-  MlirAttribute kind = mlirOperationGetAttributeByName(
-      atomic, mlirStringRefCreateFromCString("kind"));
-  switch (mlirIntegerAttrGetValueInt(kind)) {
-  case COOPVEC_ATOMIC_ADDF:
-    return "arith.addf";
-  case COOPVEC_ATOMIC_ADDI:
-    return "arith.addi";
-  case COOPVEC_ATOMIC_MAXIMUMF:
-    return "arith.maximumf";
-  case COOPVEC_ATOMIC_MINIMUMF:
-    return "arith.minimumf";
-  case COOPVEC_ATOMIC_MAXS:
-    return "arith.maxsi";
-  case COOPVEC_ATOMIC_MINS:
-    return "arith.minsi";
-  case COOPVEC_ATOMIC_MAXU:
-    return "arith.maxui";
-  case COOPVEC_ATOMIC_MINU:
-    return "arith.minui";
-  default:
-    return NULL;
-  }
-}
-
 /// The operands of `op` from `first` on (its indices).
 static MlirValue *indicesOf(MlirOperation op, intptr_t first, intptr_t *n) {
   *n = mlirOperationGetNumOperands(op) - first;
@@ -127,7 +101,7 @@ static void store(CoopvecBuilder *b, MlirValue value, MlirValue memref,
 
 /// An atomic on a private array as load, combine, store.
 static bool lowerPrivateAtomic(MlirOperation atomic, const char *passName) {
-  const char *combine = combineOf(atomic);
+  const char *combine = coopvecAtomicCombineOp(atomic);
   if (!combine) {
     coopvecEmitOpError(
         atomic, "has a kind that %s cannot lower on a local array", passName);

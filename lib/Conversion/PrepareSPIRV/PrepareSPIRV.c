@@ -35,6 +35,10 @@
 //     f32 math.fma in f64 likewise (F32Fma.c), except the matvec's dot
 //     products (marked coopvec.accumulate), after the vectors are split
 //     (vector.fma is math.fma then; no f64 vectors);
+//   - f16 values extended to f32 through an integer or with a run-time
+//     0, which keeps a driver from folding extf(truncf(y)) to y
+//     (F16Extension.c: NVIDIA's did; opaque-f16-extension=false leaves
+//     them);
 //   - the status atomics of run-time bounds reports gathered per thread
 //     and added once at the kernel's end (Status.c: lavapipe runs loops
 //     that hold 64-bit atomics wrong);
@@ -79,6 +83,8 @@ typedef struct PrepareOptions {
   char shapes[COOPVEC_OPTION_STRING_MAX];
   bool signedZeroInfNanPreserve;
   bool denormPreserve;
+  bool roundingModeRTE;
+  bool opaqueF16Extension;
   int64_t indexBitwidth;
 } PrepareOptions;
 
@@ -172,7 +178,7 @@ static MlirAttribute buildTargetEnv(MlirContext ctx, const Target *target) {
       "#spirv.target_env<#spirv.vce<%s, [Shader, Int8, Int16, Int64, "
       "Int64Atomics, "
       "Float16, Float64, StorageBuffer8BitAccess, StorageBuffer16BitAccess, "
-      "GroupNonUniform, GroupNonUniformArithmetic%s%s%s%s], "
+      "GroupNonUniform, GroupNonUniformArithmetic%s%s%s%s%s], "
       "[SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, "
       "SPV_KHR_storage_buffer_storage_class%s%s%s]>, api=Vulkan, "
       "#spirv.resource_limits<max_compute_workgroup_invocations = 1024, "
@@ -182,9 +188,10 @@ static MlirAttribute buildTargetEnv(MlirContext ctx, const Target *target) {
       o->cooperativeMatrix ? ", CooperativeMatrixKHR" : "",
       o->signedZeroInfNanPreserve ? ", SignedZeroInfNanPreserve" : "",
       o->denormPreserve ? ", DenormPreserve" : "",
+      o->roundingModeRTE ? ", RoundingModeRTE" : "",
       o->atomicFloat ? ", SPV_EXT_shader_atomic_float_add" : "",
       o->cooperativeMatrix ? ", SPV_KHR_cooperative_matrix" : "",
-      o->signedZeroInfNanPreserve || o->denormPreserve
+      o->signedZeroInfNanPreserve || o->denormPreserve || o->roundingModeRTE
           ? ", SPV_KHR_float_controls"
           : "",
       (long long)o->subgroupSize);
@@ -433,6 +440,8 @@ static bool prepareKernel(MlirOperation kernel, const Target *target) {
   ok = ok && (!multiplies || checkSubgroupSize(kernel, target));
   ok = ok && coopvecScalarizeVectors(kernel, passName) &&
        coopvecExpandF32Fma(kernel, passName);
+  if (ok && target->options->opaqueF16Extension)
+    coopvecHideF16Extensions(kernel);
   for (intptr_t i = 0; ok && i < list.count; ++i) {
     if (coopvecOpIsNamed(list.ops[i], "memref.alloca"))
       moveToFunctionStorage(list.ops[i]);
@@ -512,6 +521,15 @@ static const CoopvecPassOption prepareOptions[] = {
      offsetof(PrepareOptions, denormPreserve), "true",
      "the target has the DenormPreserve float controls "
      "(SPV_KHR_float_controls), which coopvec-finish-spirv asks for"},
+    {"rounding-mode-rte", CoopvecOptionBool,
+     offsetof(PrepareOptions, roundingModeRTE), "true",
+     "the target has the RoundingModeRTE float controls "
+     "(SPV_KHR_float_controls), which coopvec-finish-spirv asks for"},
+    {"opaque-f16-extension", CoopvecOptionBool,
+     offsetof(PrepareOptions, opaqueF16Extension), "true",
+     "extend f16 values to f32 through an integer or with a run-time 0, "
+     "so that no driver folds extf(truncf(y)) to y and drops the rounding "
+     "to f16 (NVIDIA's did; F16Extension.c)"},
     {"index-bitwidth", CoopvecOptionInt,
      offsetof(PrepareOptions, indexBitwidth), "32",
      "the index width of the SPIR-V conversion that follows (32, or 64 "

@@ -58,6 +58,11 @@ void coopvecReplaceByWideFma(MlirOperation fma, MlirType wideElement);
 /// then to f16 (F16Fma.c): exact, whether the driver fuses GLSL Fma or not.
 void coopvecExpandF16Fma(MlirOperation kernel);
 
+/// Extends f16 values to f32 in `kernel` through an integer or with a
+/// run-time 0, so that no driver folds extf(truncf(y)) to y
+/// (F16Extension.c).
+void coopvecHideF16Extensions(MlirOperation kernel);
+
 /// Computes every f32 `math.fma` of `kernel` not marked
 /// `coopvec.accumulate` (a matvec's dot product) in f64, rounded to odd and
 /// then to f32 (F32Fma.c). Returns false after emitting an error at an fma
@@ -74,6 +79,11 @@ void coopvecExpandMinMax(MlirOperation kernel);
 /// that are added to the status buffer once, before the kernel returns
 /// (Status.c): lavapipe miscompiles loops that hold 64-bit atomics.
 void coopvecGatherStatusReports(MlirOperation kernel);
+
+/// The arith op that combines an element with the value of a
+/// memref.atomic_rmw of one of the dialect's kinds (addf, addi, maximumf,
+/// minimumf, maxs, mins, maxu, minu), or NULL for another kind.
+const char *coopvecAtomicCombineOp(MlirOperation atomic);
 
 /// Rewrites every `memref.atomic_rmw addf` of `kernel` (Atomics.c): f32
 /// with `atomicFloat` into a placeholder that coopvec-finish-spirv makes

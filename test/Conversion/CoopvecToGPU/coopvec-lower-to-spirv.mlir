@@ -7,7 +7,7 @@
 // binary=false stops before gpu-module-to-binary: the gpu.module holds the
 // spirv.module alone, whose kernels keep the launch contract.
 // RUN: coopvec-opt %s --coopvec-lower-to-spirv="binary=false subgroup-size=8" | FileCheck %s
-// RUN: coopvec-opt %s --coopvec-lower-to-spirv="mode=portable binary=false block-size=128 atomic-float=true signed-zero-inf-nan-preserve=false denorm-preserve=false" | FileCheck %s --check-prefix=OPTIONS
+// RUN: coopvec-opt %s --coopvec-lower-to-spirv="mode=portable binary=false block-size=128 atomic-float=true signed-zero-inf-nan-preserve=false denorm-preserve=false rounding-mode-rte=false" | FileCheck %s --check-prefix=OPTIONS
 // mode=auto is resolved by what the device has.
 // RUN: coopvec-opt %s --coopvec-lower-to-spirv="mode=auto device-cooperative-matrix=false binary=false subgroup-size=8" | FileCheck %s
 // RUN: coopvec-opt %s --coopvec-lower-to-spirv="mode=auto device-cooperative-matrix=true binary=false" | FileCheck %s --check-prefix=COOP
@@ -25,6 +25,7 @@
 // RUN: not coopvec-opt %s --coopvec-lower-to-spirv="subgroup-size=32 block-size=48" 2>&1 | FileCheck %s --check-prefix=BLOCK
 // RUN: not coopvec-opt %s --coopvec-lower-to-spirv="mode=cooperative-matrix subgroup-size=8" 2>&1 | FileCheck %s --check-prefix=COOP-SUBGROUP
 // RUN: not coopvec-opt %s --coopvec-lower-to-spirv="binary=maybe" 2>&1 | FileCheck %s --check-prefix=BOOL
+// RUN: not coopvec-opt %s --coopvec-lower-to-spirv="rounding-mode-rte=yes" 2>&1 | FileCheck %s --check-prefix=BOOL-RTE
 // A cooperative-matrix multiply of a shape the device does not have.
 // RUN: not coopvec-opt %s --coopvec-lower-to-spirv="mode=cooperative-matrix cooperative-matrix-shapes=16x8x16" 2>&1 | FileCheck %s --check-prefix=SHAPE
 // SPIR-V from a module that has none; several modules.
@@ -45,7 +46,7 @@
 // preserved.
 // CHECK:      module attributes {gpu.container_module} {
 // CHECK-NEXT:   gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [{{.*}}]>, api=Vulkan, #spirv.resource_limits<{{.*}}subgroup_size = 8>>] attributes {spirv.target_env = {{.*}}} {
-// CHECK-NEXT:     spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.3, [Shader, StorageBuffer16BitAccess, Float16, GroupNonUniformArithmetic, SignedZeroInfNanPreserve, DenormPreserve, Matrix, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_16bit_storage, SPV_KHR_float_controls]>
+// CHECK-NEXT:     spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.3, [Shader, StorageBuffer16BitAccess, Int16, Float16, GroupNonUniformArithmetic, SignedZeroInfNanPreserve, DenormPreserve, RoundingModeRTE, Matrix, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_16bit_storage, SPV_KHR_float_controls]>
 // CHECK-DAG:        spirv.GlobalVariable @layer_kernel_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
 // CHECK-DAG:        spirv.GlobalVariable @layer_kernel_arg_1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f16, stride=2> [0])>, StorageBuffer>
 // CHECK-DAG:        spirv.GlobalVariable @layer_kernel_arg_2 bind(0, 2) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f16, stride=2> [0])>, StorageBuffer>
@@ -81,13 +82,17 @@
 // CHECK-NEXT:       spirv.ExecutionMode @layer_kernel "DenormPreserve", 16
 // CHECK-NEXT:       spirv.ExecutionMode @grad_kernel "DenormPreserve", 32
 // CHECK-NEXT:       spirv.ExecutionMode @grad_kernel "DenormPreserve", 16
+// CHECK-NEXT:       spirv.ExecutionMode @layer_kernel "RoundingModeRTE", 32
+// CHECK-NEXT:       spirv.ExecutionMode @layer_kernel "RoundingModeRTE", 16
+// CHECK-NEXT:       spirv.ExecutionMode @grad_kernel "RoundingModeRTE", 32
+// CHECK-NEXT:       spirv.ExecutionMode @grad_kernel "RoundingModeRTE", 16
 // CHECK-NEXT:     }
 // CHECK-NEXT:   }
 // CHECK-NEXT: }
 // CHECK-NOT:      gpu.func
 // CHECK-NOT:      coopvec.atomic
 
-// OPTIONS:        spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.3, [Shader, StorageBuffer16BitAccess, Float16, GroupNonUniformArithmetic, AtomicFloat32AddEXT, Matrix, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_16bit_storage, SPV_EXT_shader_atomic_float_add]>
+// OPTIONS:        spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.3, [Shader, StorageBuffer16BitAccess, Int16, Float16, GroupNonUniformArithmetic, AtomicFloat32AddEXT, Matrix, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_16bit_storage, SPV_EXT_shader_atomic_float_add]>
 // OPTIONS:          spirv.func @layer_kernel() "None" attributes {coopvec.block_size = 128 : i64, coopvec.subgroup_size = 32 : i64
 // OPTIONS:          spirv.func @grad_kernel()
 // OPTIONS:            spirv.EXT.AtomicFAdd <Device> <None> %{{.*}}, %{{.*}} : !spirv.ptr<f32, StorageBuffer>
@@ -95,6 +100,7 @@
 // OPTIONS:          spirv.ExecutionMode @layer_kernel "LocalSize", 128, 1, 1
 // OPTIONS-NOT:      SignedZeroInfNanPreserve
 // OPTIONS-NOT:      DenormPreserve
+// OPTIONS-NOT:      RoundingModeRTE
 
 // Cooperative matrices: the f16 matvec multiplies 16x16x16 KHR cooperative
 // matrices staged in workgroup memory (SPIR-V 1.6, which the KHR ops
@@ -113,11 +119,12 @@
 
 // AUTO: error: in pipeline 'coopvec-lower-to-spirv': mode=auto chooses between portable and cooperative-matrix from what the device has, and no device was described: give device-cooperative-matrix=true|false (whether the device multiplies the cooperative-matrix-shapes; the execution engine passes what the device reports) or mode=portable|cooperative-matrix
 // MODE: error: in pipeline 'coopvec-lower-to-spirv': mode=fast is not valid: expected portable, cooperative-matrix or auto
-// OPTION: error: in pipeline 'coopvec-lower-to-spirv': unknown option 'lanes' (options: mode, device-cooperative-matrix, subgroup-size, block-size, workgroup-memory, atomic-float, cooperative-matrix-shapes, signed-zero-inf-nan-preserve, denorm-preserve, bounds-checks, reduce-mode, binary)
+// OPTION: error: in pipeline 'coopvec-lower-to-spirv': unknown option 'lanes' (options: mode, device-cooperative-matrix, subgroup-size, block-size, workgroup-memory, atomic-float, cooperative-matrix-shapes, signed-zero-inf-nan-preserve, denorm-preserve, rounding-mode-rte, opaque-f16-extension, bounds-checks, reduce-mode, binary)
 // SUBGROUP: error: in pipeline 'coopvec-lower-to-spirv': subgroup-size=24 is not valid: expected a power of two from 1 to 128
 // BLOCK: error: in pipeline 'coopvec-lower-to-spirv': block-size=48 must be a multiple of the subgroup size (32)
 // COOP-SUBGROUP: error: in pipeline 'coopvec-lower-to-spirv': mode=cooperative-matrix stages the vectors of a subgroup as rows of 16 x 16 tiles: subgroup-size=8 must be a multiple of 16
 // BOOL: error: in pipeline 'coopvec-lower-to-spirv': binary=maybe is not valid: expected true or false
+// BOOL-RTE: error: in pipeline 'coopvec-lower-to-spirv': rounding-mode-rte=yes is not valid: expected true or false
 // SHAPE: error: 'gpu.subgroup_mma_compute' op multiplies 16x16x16 (MxNxK) cooperative matrices, which are not among the target's cooperative-matrix-shapes=16x8x16
 // NOSPIRV: coopvec-opt: error: the module has no SPIR-V: neither a gpu.binary with a SPIR-V object nor a gpu.module holding a spirv.module (0 gpu.module ops; run coopvec-lower-to-spirv first)
 // SPLIT: coopvec-opt: error: --emit=llvm/asm/obj/ptx/cubin/spirv produces one module and cannot be combined with --split-input-file

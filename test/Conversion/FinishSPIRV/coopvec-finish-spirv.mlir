@@ -1,10 +1,12 @@
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(spirv.module(coopvec-finish-spirv))' %s | FileCheck %s
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(spirv.module(coopvec-finish-spirv{signed-zero-inf-nan-preserve=false}))' %s | FileCheck %s --check-prefix=NOMODE
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(spirv.module(coopvec-finish-spirv{denorm-preserve=false}))' %s | FileCheck %s --check-prefix=NODENORM
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(spirv.module(coopvec-finish-spirv{rounding-mode-rte=false}))' %s | FileCheck %s --check-prefix=NORTE
 
 // Float arithmetic is decorated NoContraction; every entry point gets the
-// SignedZeroInfNanPreserve and DenormPreserve modes for 32-bit floats (and
-// 16-bit ones: the module has f16 values). The atomic placeholders of coopvec-prepare-spirv
+// SignedZeroInfNanPreserve, DenormPreserve and RoundingModeRTE modes for
+// 32-bit floats (and 16-bit ones: the module has f16 values; RoundingModeRTE
+// for 64-bit ones only where there are f64 values, the second module). The atomic placeholders of coopvec-prepare-spirv
 // become atomics on kernel argument 1 (`@k_arg_1`, f32 atomic add) and on
 // an aliased i32 view of argument 2 (`@k_arg_2_words`, on the same set and
 // binding, made once).
@@ -42,12 +44,16 @@
 // CHECK-NEXT:    spirv.ExecutionMode @k "SignedZeroInfNanPreserve", 16
 // CHECK-NEXT:    spirv.ExecutionMode @k "DenormPreserve", 32
 // CHECK-NEXT:    spirv.ExecutionMode @k "DenormPreserve", 16
+// CHECK-NEXT:    spirv.ExecutionMode @k "RoundingModeRTE", 32
+// CHECK-NEXT:    spirv.ExecutionMode @k "RoundingModeRTE", 16
 // CHECK-NEXT:  }
 // NOMODE:        spirv.ExecutionMode @k "LocalSize", 64, 1, 1
 // NOMODE-NOT:    SignedZeroInfNanPreserve
 // NOMODE:        spirv.ExecutionMode @k "DenormPreserve", 32
 // NODENORM:      spirv.ExecutionMode @k "SignedZeroInfNanPreserve", 16
 // NODENORM-NOT:  DenormPreserve
+// NORTE:         spirv.ExecutionMode @k "DenormPreserve", 16
+// NORTE-NOT:     RoundingModeRTE
 spirv.module Logical GLSL450 {
   spirv.GlobalVariable @k_arg_1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
   spirv.GlobalVariable @k_arg_2 bind(0, 2) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f16, stride=2> [0])>, StorageBuffer>
@@ -69,4 +75,30 @@ spirv.module Logical GLSL450 {
   }
   spirv.EntryPoint "GLCompute" @k
   spirv.ExecutionMode @k "LocalSize", 64, 1, 1
+}
+
+// -----
+
+// f64 values (the wide fmas of coopvec-prepare-spirv) and no f16 ones:
+// RoundingModeRTE for 32- and 64-bit floats, the others for 32-bit ones.
+// CHECK-LABEL: spirv.module Logical GLSL450 {
+// CHECK:         spirv.FConvert %{{.*}} : f64 to f32
+// CHECK:         spirv.ExecutionMode @w "LocalSize", 64, 1, 1
+// CHECK-NEXT:    spirv.ExecutionMode @w "SignedZeroInfNanPreserve", 32
+// CHECK-NEXT:    spirv.ExecutionMode @w "DenormPreserve", 32
+// CHECK-NEXT:    spirv.ExecutionMode @w "RoundingModeRTE", 32
+// CHECK-NEXT:    spirv.ExecutionMode @w "RoundingModeRTE", 64
+// CHECK-NEXT:  }
+// NORTE-LABEL:   spirv.func @w
+// NORTE-NOT:     RoundingModeRTE
+spirv.module Logical GLSL450 {
+  spirv.func @w() "None" {
+    %v = spirv.Constant 1.5 : f32
+    %d = spirv.FConvert %v : f32 to f64
+    %p = spirv.FMul %d, %d : f64
+    %r = spirv.FConvert %p : f64 to f32
+    spirv.Return
+  }
+  spirv.EntryPoint "GLCompute" @w
+  spirv.ExecutionMode @w "LocalSize", 64, 1, 1
 }

@@ -80,6 +80,33 @@ gpu.module @m {
 
 // -----
 
+// Vulkan has no 8-bit atomics: an i8 one becomes a compare-and-swap loop on
+// its word, for the dialect's kinds on kernel arguments only.
+gpu.module @m {
+  gpu.func @k(%m: memref<?xi8>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %v = arith.constant 1 : i8
+    // expected-error@+1 {{'memref.atomic_rmw' op is an i8 atomic that is not addi, maxs, mins, maxu or minu on a rank-1 argument of the kernel, which coopvec-prepare-spirv cannot lower to SPIR-V (Vulkan has no 8-bit atomics)}}
+    %r = memref.atomic_rmw ori %v, %m[%c0] : (i8, memref<?xi8>) -> i8
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @k(%m: memref<?xi8>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %c0 = arith.constant 0 : index
+    %v = arith.constant 1 : i8
+    %p = memref.alloc() : memref<4xi8, 3>
+    // expected-error@+1 {{'memref.atomic_rmw' op is an i8 atomic that is not addi, maxs, mins, maxu or minu on a rank-1 argument of the kernel}}
+    %r = memref.atomic_rmw addi %v, %p[%c0] : (i8, memref<4xi8, 3>) -> i8
+    gpu.return
+  }
+}
+
+// -----
+
 // Cooperative-matrix ops need a target that has them (and their shape,
 // and, as they stage rows by subgroup, the subgroup size they were
 // converted for).

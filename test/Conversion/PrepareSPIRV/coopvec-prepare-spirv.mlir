@@ -1,5 +1,5 @@
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv))' %s | FileCheck %s
-// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv{subgroup-size=8 atomic-float=true cooperative-matrix=true cooperative-matrix-shapes=16x16x16,16x8x16 signed-zero-inf-nan-preserve=false denorm-preserve=false}))' %s | FileCheck %s --check-prefix=OPTS
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv{subgroup-size=8 atomic-float=true cooperative-matrix=true cooperative-matrix-shapes=16x16x16,16x8x16 signed-zero-inf-nan-preserve=false denorm-preserve=false rounding-mode-rte=false opaque-f16-extension=false}))' %s | FileCheck %s --check-prefix=OPTS
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(gpu.module(coopvec-prepare-spirv{index-bitwidth=64}))' %s | FileCheck %s --check-prefix=INDEX64
 
 // The target environment goes on the gpu.module (its `targets` and the
@@ -10,7 +10,7 @@
 // from any other vector reads a private copy (an alloca in Function
 // storage); a masked-off element is not read (scf.if). Private arrays move
 // to Function storage; subgroup reductions lose `uniform`.
-// CHECK-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Int64Atomics, Float16, Float64, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, SignedZeroInfNanPreserve, DenormPreserve], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_KHR_float_controls]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64]>>] attributes {spirv.target_env = #spirv.target_env<
+// CHECK-LABEL: gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [Shader, Int8, Int16, Int64, Int64Atomics, Float16, Float64, StorageBuffer8BitAccess, StorageBuffer16BitAccess, GroupNonUniform, GroupNonUniformArithmetic, SignedZeroInfNanPreserve, DenormPreserve, RoundingModeRTE], [SPV_KHR_8bit_storage, SPV_KHR_16bit_storage, SPV_KHR_storage_buffer_storage_class, SPV_KHR_float_controls]>, api=Vulkan, #spirv.resource_limits<max_compute_workgroup_invocations = 1024, max_compute_workgroup_size = [1024, 1024, 64]>>] attributes {spirv.target_env = #spirv.target_env<
 // CHECK:         gpu.func @k(%[[N:.*]]: index, %[[W:.*]]: memref<?xf32>, %[[O:.*]]: memref<?xf32>) kernel
 // CHECK-SAME:      spirv.entry_point_abi = #spirv.entry_point_abi<workgroup_size = [64, 1, 1]>
 // CHECK-NEXT:      %[[COPY:.*]] = memref.alloca() {alignment = 4 : i64} : memref<3xf32, #spirv.storage_class<Function>>
@@ -102,7 +102,7 @@ module attributes {gpu.container_module} {
 // CHECK:           %[[HI:.*]] = arith.index_cast %[[T]] : index to i32
 // CHECK:           %[[WORD:.*]] = arith.shrui %[[HI]], %{{.*}} : i32
 // CHECK:           %[[ODD:.*]] = arith.andi %[[HI]], %{{.*}} : i32
-// CHECK-NEXT:      %[[SHIFT:.*]] = arith.muli %[[ODD]], %{{.*}} : i32
+// CHECK:           %[[SHIFT:.*]] = arith.muli %[[ODD]], %{{.*}} : i32
 // CHECK:           %[[OLD:.*]] = scf.while (%[[HE:.*]] = %{{.*}}) : (i32) -> i32 {
 // CHECK-NEXT:        %[[LOW:.*]] = arith.shrui %[[HE]], %[[SHIFT]] : i32
 // CHECK-NEXT:        %[[PAIR:.*]] = spirv.GL.UnpackHalf2x16 %[[LOW]] : i32 -> vector<2xf32>
@@ -168,7 +168,7 @@ module attributes {gpu.container_module} {
 // CHECK-LABEL: gpu.func @report(
 // CHECK-SAME:      %[[N:.*]]: index, %[[G:.*]]: memref<?xi32>, %[[S:.*]]: memref<?xi64>)
 // CHECK-NEXT:      %[[COUNT:.*]] = memref.alloca() {alignment = 8 : i64} : memref<1xi64, #spirv.storage_class<Function>>
-// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0 : i64
+// CHECK:           %[[Z:.*]] = arith.constant 0 : i64
 // CHECK-NEXT:      %[[C0:.*]] = arith.constant 0 : index
 // CHECK-NEXT:      memref.store %[[Z]], %[[COUNT]][%[[C0]]]
 // CHECK-NEXT:      %[[FIRST:.*]] = memref.alloca() {alignment = 8 : i64} : memref<1xi64, #spirv.storage_class<Function>>
@@ -446,7 +446,7 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT:      %[[Q:.*]] = arith.divsi %[[A]], %[[B]] : i32
 // CHECK-NEXT:      %[[QB:.*]] = arith.muli %[[Q]], %[[B]] : i32
 // CHECK-NEXT:      %[[R:.*]] = arith.subi %[[A]], %[[QB]] : i32
-// CHECK-NEXT:      %[[Z:.*]] = arith.constant 0 : i32
+// CHECK:           %[[Z:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:      %[[INEXACT:.*]] = arith.cmpi ne, %[[R]], %[[Z]] : i32
 // CHECK-NEXT:      %[[RNEG:.*]] = arith.cmpi slt, %[[R]], %[[Z]] : i32
 // CHECK-NEXT:      %[[BNEG:.*]] = arith.cmpi slt, %[[B]], %[[Z]] : i32
@@ -511,9 +511,9 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT:      %[[EB:.*]] = arith.bitcast %[[E]] : f32 to i32
 // CHECK:           %[[INEXACT:.*]] = arith.cmpf one, %[[E]], %{{.*}} : f32
 // CHECK-NEXT:      %[[EXPONENT:.*]] = arith.constant 2139095040 : i32
-// CHECK-NEXT:      %[[HIGH:.*]] = arith.andi %[[SB]], %[[EXPONENT]] : i32
+// CHECK:           %[[HIGH:.*]] = arith.andi %[[SB]], %[[EXPONENT]] : i32
 // CHECK-NEXT:      %[[FINITE:.*]] = arith.cmpi ne, %[[HIGH]], %[[EXPONENT]] : i32
-// CHECK-NEXT:      %[[LOW:.*]] = arith.andi %[[SB]], %{{.*}} : i32
+// CHECK:           %[[LOW:.*]] = arith.andi %[[SB]], %{{.*}} : i32
 // CHECK-NEXT:      %[[EVEN:.*]] = arith.cmpi eq, %[[LOW]], %{{.*}} : i32
 // CHECK-NEXT:      %[[XOR:.*]] = arith.xori %[[SB]], %[[EB]] : i32
 // CHECK-NEXT:      %[[SAME:.*]] = arith.cmpi sge, %[[XOR]], %{{.*}} : i32
@@ -562,9 +562,9 @@ module attributes {gpu.container_module} {
 // CHECK-NEXT:      %[[EB:.*]] = arith.bitcast %[[E]] : f64 to i64
 // CHECK:           %[[INEXACT:.*]] = arith.cmpf one, %[[E]], %{{.*}} : f64
 // CHECK-NEXT:      %[[EXPONENT:.*]] = arith.constant 9218868437227405312 : i64
-// CHECK-NEXT:      %[[HIGH:.*]] = arith.andi %[[SB]], %[[EXPONENT]] : i64
+// CHECK:           %[[HIGH:.*]] = arith.andi %[[SB]], %[[EXPONENT]] : i64
 // CHECK-NEXT:      %[[FINITE:.*]] = arith.cmpi ne, %[[HIGH]], %[[EXPONENT]] : i64
-// CHECK-NEXT:      %[[LOW:.*]] = arith.andi %[[SB]], %{{.*}} : i64
+// CHECK:           %[[LOW:.*]] = arith.andi %[[SB]], %{{.*}} : i64
 // CHECK-NEXT:      %[[EVEN:.*]] = arith.cmpi eq, %[[LOW]], %{{.*}} : i64
 // CHECK-NEXT:      %[[XOR:.*]] = arith.xori %[[SB]], %[[EB]] : i64
 // CHECK-NEXT:      %[[SAME:.*]] = arith.cmpi sge, %[[XOR]], %{{.*}} : i64
@@ -638,6 +638,71 @@ module attributes {gpu.container_module} {
       memref.store %n, %x[%c1] : memref<2xindex>
       %l = memref.load %x[%c1] : memref<2xindex>
       memref.store %old, %o[%l] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// An i8 atomic (Vulkan has none) is a compare-and-swap loop on its 32-bit
+// word, index >> 2, whose byte at 8 * (index & 3) is combined in i32:
+// sign-extended for maxs / mins; the old byte is the atomic's result.
+// CHECK-LABEL: gpu.func @bytes(
+// CHECK-SAME:      %{{.*}}: index, %[[V:.*]]: i8, %[[I:.*]]: index, %[[B:.*]]: memref<?xi8>)
+// CHECK:           %[[V32:.*]] = arith.extsi %[[V]] : i8 to i32
+// CHECK-NEXT:      %[[I32:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK:           %[[WORD:.*]] = arith.shrui %[[I32]], %{{.*}} : i32
+// CHECK:           %[[LOW:.*]] = arith.andi %[[I32]], %{{.*}} : i32
+// CHECK:           %[[SHIFT:.*]] = arith.muli %[[LOW]], %{{.*}} : i32
+// CHECK:           %[[OLD:.*]] = scf.while (%[[E:.*]] = %{{.*}}) : (i32) -> i32 {
+// CHECK:             %[[EB:.*]] = arith.shrui %[[E]], %[[SHIFT]] : i32
+// CHECK:             %[[UP:.*]] = arith.shli %[[EB]], %{{.*}} : i32
+// CHECK:             %[[SB:.*]] = arith.shrsi %[[UP]], %{{.*}} : i32
+// CHECK-NEXT:        %[[MAX:.*]] = arith.maxsi %[[SB]], %[[V32]] : i32
+// CHECK:             %[[GOT:.*]] = spirv.GL.SClamp %[[WORD]], %[[E]], %{{.*}} {coopvec.atomic = "cas", coopvec.atomic_arg = 3 : i64} : i32
+// CHECK:           arith.trunci %{{.*}} : i32 to i8
+// CHECK:           arith.extui %{{.*}} : i8 to i32
+// CHECK:           arith.addi %{{.*}}, %{{.*}} : i32
+// CHECK-NOT:       memref.atomic_rmw
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels {
+    gpu.func @bytes(%n: index, %v: i8, %i: index, %b: memref<?xi8>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %old = memref.atomic_rmw maxs %v, %b[%i] : (i8, memref<?xi8>) -> i8
+      %x = memref.atomic_rmw addi %old, %b[%i] : (i8, memref<?xi8>) -> i8
+      gpu.return
+    }
+  }
+}
+
+// -----
+
+// f16 values extended to f32 pass through an integer or with 0 at run time
+// (the first integer argument >> 31), which no driver can fold away with a
+// truncf before them (NVIDIA's did); opaque-f16-extension=false (OPTS)
+// leaves them.
+// CHECK-LABEL: gpu.func @widen(
+// CHECK-SAME:      %[[N:.*]]: index, %[[X:.*]]: f32, %[[O:.*]]: memref<?xf32>)
+// CHECK:           %[[N32:.*]] = arith.index_cast %[[N]] : index to i32
+// CHECK:           %[[HIGH:.*]] = arith.shrui %[[N32]], %{{.*}} : i32
+// CHECK:           %[[Z:.*]] = arith.trunci %[[HIGH]] : i32 to i16
+// CHECK:           %[[H:.*]] = arith.truncf %[[X]] : f32 to f16
+// CHECK-NEXT:      %[[BITS:.*]] = arith.bitcast %[[H]] : f16 to i16
+// CHECK-NEXT:      %[[KEPT:.*]] = arith.ori %[[BITS]], %[[Z]] : i16
+// CHECK-NEXT:      %[[H2:.*]] = arith.bitcast %[[KEPT]] : i16 to f16
+// CHECK-NEXT:      %[[W:.*]] = arith.extf %[[H2]] : f16 to f32
+// CHECK-NEXT:      %[[S:.*]] = arith.mulf %[[W]], %[[W]] : f32
+// OPTS-LABEL: gpu.func @widen(
+// OPTS:            %[[H:.*]] = arith.truncf %{{.*}} : f32 to f16
+// OPTS-NEXT:       %[[W:.*]] = arith.extf %[[H]] : f16 to f32
+module attributes {gpu.container_module} {
+  gpu.module @coopvec_kernels {
+    gpu.func @widen(%n: index, %x: f32, %o: memref<?xf32>) kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
+      %c0 = arith.constant 0 : index
+      %h = arith.truncf %x : f32 to f16
+      %w = arith.extf %h : f16 to f32
+      %s = arith.mulf %w, %w : f32
+      memref.store %s, %o[%c0] : memref<?xf32>
       gpu.return
     }
   }

@@ -88,6 +88,7 @@
 // INTS-NEXT: argument 5 (written): max abs error {{.*}}: PASS
 // INTS-NEXT: argument 6 (written): max abs error {{.*}}: PASS
 // INTS-NEXT: argument 7 (written): max abs error {{.*}}: PASS
+// INTS-NEXT: argument 8 (written): max abs error {{.*}}: PASS
 // INTS-NEXT: {{^PASS$}}
 // RUN: coopvec-run %t/atomic-ints.mlir --entry=atomic_ints --batch=4099 --arg=%t/minus1.npy --random --seed=208 --print > %t/ints-jit.txt
 // RUN: coopvec-run %t/atomic-ints.mlir --entry=atomic_ints --batch=4099 --arg=%t/minus1.npy --random --seed=208 --reference --print > %t/ints-ref.txt
@@ -320,7 +321,7 @@ func.func @oob32(%tid: !coopvec.vec<1, f32>, %x: !coopvec.vec<4, f32>, %t: memre
 
 //--- atomic-ints.mlir
 // bin = trunc(8 (x0 + 1)) in 0..15, k = trunc(1000 x1) in -999..999.
-func.func @atomic_ints(%umin: memref<16xi64>, %x: !coopvec.vec<2, f32>, %hist: memref<16xi32>, %maxs: memref<16xi32>, %mins: memref<16xi32>, %maxu: memref<16xi32>, %sq: memref<16xi64>, %c8: memref<16xi8>) -> !coopvec.vec<2, f32> {
+func.func @atomic_ints(%umin: memref<16xi64>, %x: !coopvec.vec<2, f32>, %hist: memref<16xi32>, %maxs: memref<16xi32>, %mins: memref<16xi32>, %maxu: memref<16xi32>, %sq: memref<16xi64>, %c8: memref<16xi8>, %b8: memref<64xi8>) -> !coopvec.vec<2, f32> {
   %one = arith.constant 1.0 : f32
   %eight = arith.constant 8.0 : f32
   %thousand = arith.constant 1000.0 : f32
@@ -343,6 +344,22 @@ func.func @atomic_ints(%umin: memref<16xi64>, %x: !coopvec.vec<2, f32>, %hist: m
   %u = memref.atomic_rmw minu %k64, %umin[%bin] : (i64, memref<16xi64>) -> i64
   // i8 counters wrap at 256.
   %w = memref.atomic_rmw addi %b1, %c8[%bin] : (i8, memref<16xi8>) -> i8
+  // Every i8 kind on the four bytes of one word each (Vulkan: one
+  // compare-and-swap loop on the word per atomic, Atomics.c): bytes 4 bin
+  // .. 4 bin + 3 take maxs, mins, maxu and minu of k's low byte.
+  %k8 = arith.trunci %k : i32 to i8
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %q0 = arith.muli %bin, %c4 : index
+  %q1 = arith.addi %q0, %c1 : index
+  %q2 = arith.addi %q0, %c2 : index
+  %q3 = arith.addi %q0, %c3 : index
+  %m0 = memref.atomic_rmw maxs %k8, %b8[%q0] : (i8, memref<64xi8>) -> i8
+  %m1 = memref.atomic_rmw mins %k8, %b8[%q1] : (i8, memref<64xi8>) -> i8
+  %m2 = memref.atomic_rmw maxu %k8, %b8[%q2] : (i8, memref<64xi8>) -> i8
+  %m3 = memref.atomic_rmw minu %k8, %b8[%q3] : (i8, memref<64xi8>) -> i8
   return %x : !coopvec.vec<2, f32>
 }
 

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The device script of issue 22 (docs/testing.md, "On a GPU machine"): on a
+# machine with an NVIDIA GPU, its driver and CUDA but no LLVM 22, as root,
+# from a checkout that holds BUNDLE_DIR (default build-gpu) with
+#   gpu-bundle.tar.xz  scripts/gpu-bundle.sh's pack of a build of this checkout
+#   glvnd/*.deb        Debian's libglvnd0 libglx0 libegl1 libgl1 libopengl0
+#                      libgles2 (`apt-get download`), which NVIDIA's Vulkan
+#                      driver loads
+# it installs the bundle, then records, each step under a time limit so that
+# the whole stays under 8 minutes (a 15-minute lease can run it twice):
+#   1. the GPU and its driver (nvidia-smi), and what its Vulkan driver
+#      offers: cooperative-matrix shapes, VK_NV_cooperative_vector and its
+#      combinations (bench/vulkan-query);
+#   2. bench/mlp-gpu, alone on the GPU (its summary: lines);
+#   3. test/Integration/CPU with --target=cuda and with --target=vulkan, at
+#      the same time;
+#   4. test/Integration/GPU, test/Integration/Vulkan, test/tools/coopvec-run
+#      and test/CAPI (but cuda.test and vulkan.test, whose suites step 3
+#      ran, and ptxas.test, which needs no GPU and takes minutes there).
+# Logs go to $OUT (the device tool's folder) or BUNDLE_DIR/out; the end of
+# each is printed. Exit status: the number of steps that failed.
+# GPU_RUN_SKIP, an extended regular expression, names steps to leave out
+# (GPU_RUN_SKIP=mlp-gpu for a rerun of the tests only).
+# Usage: scripts/gpu-run.sh [BUNDLE_DIR]
+set -uo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+bundle="$(cd "${1:-$root/build-gpu}" && pwd)"
+out="${OUT:-$bundle/out}"
+mkdir -p "$out"
+began=$(date +%s)
+
+# step NAME SECONDS COMMAND...: runs COMMAND into $out/NAME.txt under a
+# limit, and its exit status into $out/NAME.rc (steps also run in the
+# background, so no shell variable could count them).
+step() {
+  local name=$1 limit=$2
+  shift 2
+  local t0 rc=0
+  if [ -n "${GPU_RUN_SKIP:-}" ] && [[ $name =~ ^($GPU_RUN_SKIP)$ ]]; then
+    echo "== $name: skipped (GPU_RUN_SKIP)"
+    return
+  fi
+  t0=$(date +%s)
+  timeout "$limit" "$@" >"$out/$name.txt" 2>&1 || rc=$?
+  echo "$rc" >"$out/$name.rc"
+  echo "== $name: exit $rc after $(($(date +%s) - t0)) s (limit $limit s)"
+}
+
+# The build's lit configuration holds the absolute path of the checkout it
+# was configured in: make this checkout reachable there.
+mkdir -p /tmp/gpu-pack && tar -xJf "$bundle/gpu-bundle.tar.xz" -C /tmp/gpu-pack
+home=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' /tmp/gpu-pack/build/CMakeCache.txt)
+if [ "$home" != "$root" ]; then
+  if [ -e "$home" ] && [ "$(cd "$home" && pwd -P)" != "$(pwd -P)" ]; then
+    echo "gpu-run: $home exists and is not this checkout ($root)" >&2
+    exit 100
+  fi
+  mkdir -p "$(dirname "$home")" && ln -sfn "$root" "$home"
+fi
+cd "$home" || exit 100
+cp -a /tmp/gpu-pack/sys/. / && rm -rf build && mv /tmp/gpu-pack/build build
+for deb in "$bundle"/glvnd/*.deb; do dpkg -x "$deb" /; done
+ldconfig
+export LD_LIBRARY_PATH=/opt/cvdeps:/usr/local/cuda/lib64
+cat build/bundle-info.txt
+echo "setup: $(($(date +%s) - began)) s"
+
+lit=(python3 /usr/lib/llvm-22/bin/lit -v)
+step nvidia-smi 30 nvidia-smi
+step vulkan-query 30 build/bench/vulkan-query
+step mlp-gpu 120 build/bench/mlp-gpu
+step lit-cuda 180 "${lit[@]}" -j8 --param coopvec_run_target=cuda build/test/Integration/CPU &
+step lit-vulkan 180 "${lit[@]}" -j8 --param coopvec_run_target=vulkan build/test/Integration/CPU &
+wait
+step lit-rest 90 "${lit[@]}" -j16 --filter-out '(cuda|vulkan|ptxas)\.test' \
+  build/test/Integration/GPU build/test/Integration/Vulkan \
+  build/test/tools/coopvec-run build/test/CAPI
+
+echo "== the records (whole files under $out)"
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+grep -E 'CUDA Version' "$out/nvidia-smi.txt"
+head -40 "$out/vulkan-query.txt"
+grep -E '^summary|FAIL|error' "$out/mlp-gpu.txt"
+for log in lit-cuda lit-vulkan lit-rest; do
+  echo "-- $log"
+  grep -E '^(FAIL|XPASS|UNRESOLVED|TIMEOUT):|^  (Passed|Failed|Unsupported|Excluded|Timed Out)' "$out/$log.txt"
+done
+failed=$(cat "$out"/*.rc 2>/dev/null | grep -cv '^0$')
+echo "gpu-run: $failed step(s) failed, $(($(date +%s) - began)) s in all"
+exit "$failed"
