@@ -97,10 +97,15 @@ static const char *componentName(uint32_t type) {
   }
 }
 
-/// Calls a two-call enumeration (count, then fill) into a zeroed array of
-/// `size`-byte structs whose sType is `sType`; returns it and its count.
-static void *enumerate(QListFn list, VkPhysicalDevice device, size_t size,
+/// Calls the two-call enumeration `name` (count, then fill) into a zeroed
+/// array of `size`-byte structs whose sType is `sType`; returns it and its
+/// count (none where the driver lacks the function).
+static void *enumerate(PFN_vkGetInstanceProcAddr get, VkInstance instance,
+                       const char *name, VkPhysicalDevice device, size_t size,
                        VkStructureType sType, uint32_t *count) {
+  QListFn list = NULL;
+  PFN_vkVoidFunction found = get(instance, name);
+  memcpy(&list, &found, sizeof(found));
   *count = 0;
   if (!list || list(device, count, NULL) != VK_SUCCESS || !*count)
     return NULL;
@@ -140,14 +145,11 @@ static int printExtensions(PFN_vkGetInstanceProcAddr get, VkInstance instance,
 
 static void printMatrixShapes(PFN_vkGetInstanceProcAddr get,
                               VkInstance instance, VkPhysicalDevice device) {
-  QListFn list = NULL;
-  PFN_vkVoidFunction found =
-      get(instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR");
-  memcpy(&list, &found, sizeof(found));
   uint32_t count;
-  QCooperativeMatrixProperties *shapes =
-      enumerate(list, device, sizeof(*shapes),
-                Q_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR, &count);
+  QCooperativeMatrixProperties *shapes = enumerate(
+      get, instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR",
+      device, sizeof(*shapes),
+      Q_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR, &count);
   for (uint32_t i = 0; i < count; ++i)
     printf("  cooperative matrix %ux%ux%u A=%s B=%s C=%s result=%s "
            "saturating=%u scope=%u\n",
@@ -190,14 +192,11 @@ static void printVectorLimits(PFN_vkGetInstanceProcAddr get,
 static void printVectorCombinations(PFN_vkGetInstanceProcAddr get,
                                     VkInstance instance,
                                     VkPhysicalDevice device) {
-  QListFn list = NULL;
-  PFN_vkVoidFunction found =
-      get(instance, "vkGetPhysicalDeviceCooperativeVectorPropertiesNV");
-  memcpy(&list, &found, sizeof(found));
   uint32_t count;
-  QCooperativeVectorProperties *combos =
-      enumerate(list, device, sizeof(*combos),
-                Q_STRUCTURE_TYPE_COOPERATIVE_VECTOR_PROPERTIES_NV, &count);
+  QCooperativeVectorProperties *combos = enumerate(
+      get, instance, "vkGetPhysicalDeviceCooperativeVectorPropertiesNV", device,
+      sizeof(*combos), Q_STRUCTURE_TYPE_COOPERATIVE_VECTOR_PROPERTIES_NV,
+      &count);
   printf("  %u cooperative vector combinations\n", count);
   for (uint32_t i = 0; i < count; ++i)
     printf("  cooperative vector input=%s as=%s matrix=%s bias=%s result=%s "
