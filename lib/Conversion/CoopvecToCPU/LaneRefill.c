@@ -276,9 +276,10 @@ static MlirOperation ancestorIn(MlirOperation op, MlirBlock block) {
 static bool usedAfterPrologue(Refill *r, MlirValue value) {
   for (MlirOpOperand use = mlirValueGetFirstUse(value);
        !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
-    MlirOperation user =
-        ancestorIn(mlirOpOperandGetOwner(use), r->original);
-    if (mlirOperationIsNull(user))
+    MlirOperation owner = mlirOpOperandGetOwner(use);
+    MlirOperation user = ancestorIn(owner, r->original);
+    // The loop's initial values are taken in the refill, where they are.
+    if (mlirOperationIsNull(user) || mlirOperationEqual(owner, r->loop))
       continue;
     for (intptr_t i = 0; i < r->numPrologue; ++i)
       if (mlirOperationEqual(r->prologue[i], user))
