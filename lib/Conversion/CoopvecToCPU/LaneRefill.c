@@ -180,9 +180,8 @@ static MlirType *types(intptr_t count) {
 
 static MlirValue zeroOf(CoopvecBuilder *b, MlirType type) {
   MlirType element = coopvecElementTypeOf(type);
-  return mlirTypeIsAFloat(element)
-             ? coopvecBuildFloatConstantLike(b, type, 0.0)
-             : coopvecBuildIntConstantLike(b, type, 0);
+  return mlirTypeIsAFloat(element) ? coopvecBuildFloatConstantLike(b, type, 0.0)
+                                   : coopvecBuildIntConstantLike(b, type, 0);
 }
 
 /// An scf.while at `b` with `n` values of `t` in and out (before region),
@@ -236,8 +235,8 @@ static MlirValue anyOf(Refill *r, CoopvecBuilder *b, MlirValue mask) {
 }
 
 static MlirValue notMask(Refill *r, CoopvecBuilder *b, MlirValue mask) {
-  return coopvecBuildBinaryOp(
-      b, "arith.xori", mask, coopvecBuildIntSplatConstant(b, r->maskType, 1));
+  return coopvecBuildBinaryOp(b, "arith.xori", mask,
+                              coopvecBuildIntSplatConstant(b, r->maskType, 1));
 }
 
 /// Per lane: `mask` ? x : y for lane vectors; scalars (uniform values) x.
@@ -330,14 +329,16 @@ static void classify(Refill *r) {
   MlirOperation terminator = mlirBlockGetTerminator(r->original);
   intptr_t count = 0;
   for (MlirOperation op = mlirBlockGetFirstOperation(r->original);
-       !mlirOperationEqual(op, terminator); op = mlirOperationGetNextInBlock(op))
+       !mlirOperationEqual(op, terminator);
+       op = mlirOperationGetNextInBlock(op))
     ++count;
   r->prologue = calloc((size_t)count + 1, sizeof(MlirOperation));
   r->epilogue = calloc((size_t)count + 1, sizeof(MlirOperation));
   r->hoisted = calloc((size_t)count + 1, sizeof(bool));
   intptr_t numValues = mlirBlockGetNumArguments(r->original);
   for (MlirOperation op = mlirBlockGetFirstOperation(r->original);
-       !mlirOperationEqual(op, terminator); op = mlirOperationGetNextInBlock(op))
+       !mlirOperationEqual(op, terminator);
+       op = mlirOperationGetNextInBlock(op))
     numValues += mlirOperationGetNumResults(op);
   r->live = values(numValues);
   r->vecArgs = values(mlirBlockGetNumArguments(r->original) + 1);
@@ -554,8 +555,7 @@ static bool buildSettleStep(Refill *r, MlirBlock block) {
   MlirType countType = mlirVectorTypeGet(1, &lanes, i32);
   MlirValue ones = coopvecBuildCast1(&b, "arith.extui", freeLanes, countType);
   MlirValue inclusive = prefixSum(r, &b, ones);
-  MlirValue exclusive =
-      coopvecBuildBinaryOp(&b, "arith.subi", inclusive, ones);
+  MlirValue exclusive = coopvecBuildBinaryOp(&b, "arith.subi", inclusive, ones);
   MlirValue total = coopvecBuildCast1(
       &b, "arith.index_cast", coopvecBuildExtract(&b, inclusive, lanes - 1),
       p->index);
@@ -578,8 +578,8 @@ static bool buildSettleStep(Refill *r, MlirBlock block) {
   if (r->nArgs)
     memcpy(stateTypes + r->nLive, r->argTypes,
            sizeof(MlirType) * (size_t)r->nArgs);
-  CoopvecIfElse refill = coopvecBuildIfElse(&b, anyStarted, numState,
-                                             stateTypes);
+  CoopvecIfElse refill =
+      coopvecBuildIfElse(&b, anyStarted, numState, stateTypes);
   setScope(r, refill.then, started, newIds);
   // The prologue defines its values anew: their mappings to the block
   // arguments (above) must not be read there.
@@ -602,8 +602,7 @@ static bool buildSettleStep(Refill *r, MlirBlock block) {
   if (ok) {
     coopvecLoweredValues(p, r->numLive, r->live, r->live, fresh);
     MlirValue *inits = loopOperands(r->loop, 0);
-    coopvecLoweredValues(p, numBeforeArgs, inits, beforeArgs,
-                         fresh + r->nLive);
+    coopvecLoweredValues(p, numBeforeArgs, inits, beforeArgs, fresh + r->nLive);
     free(inits);
   } else {
     copyValues(fresh, kept, numState);
@@ -688,9 +687,8 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
 
   // The hoisted prologue, for every lane.
   CoopvecBuilder top = coopvecBuilderBefore(ret, loc);
-  MlirValue all =
-      coopvecBuildCreateMask(&p->entry, l->lanes,
-                             coopvecPerThreadIndex(p, l->lanes));
+  MlirValue all = coopvecBuildCreateMask(&p->entry, l->lanes,
+                                         coopvecPerThreadIndex(p, l->lanes));
   setScope(&r, top, all, (MlirValue){NULL});
   bool ok = lowerTopLevel(&r, r.prologue, r.numPrologue, r.hoisted, true);
   top = p->body;
@@ -710,8 +708,8 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
   MlirValue *inits = values(nOuter);
   for (intptr_t i = 0; i < nOuter; ++i)
     inits[i] = zeroOf(&top, outerTypes[i]);
-  While outer = buildWhile(&top, nOuter, inits, outerTypes, nBetween,
-                           betweenTypes);
+  While outer =
+      buildWhile(&top, nOuter, inits, outerTypes, nBetween, betweenTypes);
 
   // Its before region: the settle loop.
   intptr_t nSettle = 4 + r.nLive + r.nArgs + r.nFwd;
@@ -732,8 +730,7 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
   settleInits[S_NEXT] = o[O_NEXT];
   copyValues(settleInits + S_LIVE, o + O_LIVE, r.nLive + r.nArgs);
   for (intptr_t i = 0; i < r.nFwd; ++i)
-    settleInits[S_LIVE + r.nLive + r.nArgs + i] =
-        zeroOf(&ob, r.fwdTypes[i]);
+    settleInits[S_LIVE + r.nLive + r.nArgs + i] = zeroOf(&ob, r.fwdTypes[i]);
   While settle =
       buildWhile(&ob, nSettle, settleInits, settleTypes, nSettle, settleTypes);
   ok = buildSettleStep(&r, settle.before) && ok;
