@@ -155,7 +155,7 @@ typedef struct Refill {
   MlirOperation loop;
   MlirOperation *prologue; // the ops before the loop, in order
   intptr_t numPrologue;
-  bool *hoisted; // per prologue op
+  unsigned char *hoisted; // per prologue op: 1 when hoisted
   MlirOperation *epilogue;
   intptr_t numEpilogue;
   MlirValue *live; // originals: prologue values the loop / epilogue read
@@ -334,7 +334,9 @@ static void classify(Refill *r) {
     ++count;
   r->prologue = calloc((size_t)count + 1, sizeof(MlirOperation));
   r->epilogue = calloc((size_t)count + 1, sizeof(MlirOperation));
-  r->hoisted = calloc((size_t)count + 1, sizeof(bool));
+  r->hoisted = calloc((size_t)count + 1, 1);
+  if (!r->prologue || !r->epilogue || !r->hoisted)
+    abort();
   intptr_t numValues = mlirBlockGetNumArguments(r->original);
   for (MlirOperation op = mlirBlockGetFirstOperation(r->original);
        !mlirOperationEqual(op, terminator);
@@ -342,8 +344,6 @@ static void classify(Refill *r) {
     numValues += mlirOperationGetNumResults(op);
   r->live = values(numValues);
   r->vecArgs = values(mlirBlockGetNumArguments(r->original) + 1);
-  if (!r->prologue || !r->epilogue || !r->hoisted)
-    abort();
   bool after = false;
   for (MlirOperation op = mlirBlockGetFirstOperation(r->original);
        !mlirOperationEqual(op, terminator);
@@ -469,10 +469,12 @@ static void setScope(Refill *r, CoopvecBuilder at, MlirValue active,
   r->l->threadIds = ids;
 }
 
+/// Lowers `ops` at `p->body`; with `select`, only those whose entry is
+/// `selected`.
 static bool lowerTopLevel(Refill *r, MlirOperation *ops, intptr_t count,
-                          const bool *skip, bool skipValue) {
+                          const unsigned char *select, int selected) {
   for (intptr_t i = 0; i < count; ++i) {
-    if (skip && skip[i] != skipValue)
+    if (select && select[i] != selected)
       continue;
     r->p->block = r->original;
     if (!coopvecPerThreadLowerOp(r->p, ops[i]))
@@ -544,7 +546,7 @@ static bool buildSettleStep(Refill *r, MlirBlock block) {
   CoopvecIf done = coopvecBuildIf(&b, anyOf(r, &b, leaves));
   setScope(r, done.then, leaves, ids);
   coopvecMapLoweredValues(p, numResults, results, forwarded);
-  ok = ok && lowerTopLevel(r, r->epilogue, r->numEpilogue, NULL, false);
+  ok = ok && lowerTopLevel(r, r->epilogue, r->numEpilogue, NULL, 0);
   if (ok)
     scatterResults(r, &p->body, ids, leaves);
   coopvecFinishIf(&done);
@@ -594,7 +596,7 @@ static bool buildSettleStep(Refill *r, MlirBlock block) {
                    mlirBlockGetArgument(r->l->entryBlock, 1 + index), newIds,
                    started);
   }
-  ok = ok && lowerTopLevel(r, r->prologue, r->numPrologue, r->hoisted, false);
+  ok = ok && lowerTopLevel(r, r->prologue, r->numPrologue, r->hoisted, 0);
   MlirValue *fresh = values(numState), *kept = values(numState);
   MlirValue *merged = values(numState);
   copyValues(kept, live, r->nLive);
@@ -658,7 +660,9 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
       &(CoopvecBuilder){p->ctx, loc, l->entryBlock, {NULL}, {NULL}},
       "func.return", 0, NULL, 0, NULL);
   p->entry = coopvecBuilderBefore(ret, loc);
-  MlirValue anchor = coopvecPerThreadIndex(p, 0);
+  // Not a cached constant: entry code must come before it, and may use
+  // those (the anchor is unused; canonicalize removes it).
+  MlirValue anchor = coopvecBuildIndexConstant(&p->entry, 0);
   p->entry = coopvecBuilderBefore(mlirOpResultGetOwner(anchor), loc);
   l->exit = coopvecBuilderBefore(ret, loc);
   // Non-vec arguments are uniform: used directly.
@@ -670,6 +674,9 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
   }
   coopvecPerThreadBeginBlock(p, original);
   classify(&r);
+  // Freed through these: the analyzer cannot tell that the lowering, which
+  // writes through r.p, leaves `r` alone.
+  void *owned[] = {r.prologue, r.epilogue, r.hoisted, r.live, r.vecArgs};
   MlirBlock before = regionBlock(loop, 0), after = regionBlock(loop, 1);
   intptr_t numBeforeArgs = mlirBlockGetNumArguments(before);
   MlirValue *beforeArgs = blockArgs(before);
@@ -690,7 +697,7 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
   MlirValue all = coopvecBuildCreateMask(&p->entry, l->lanes,
                                          coopvecPerThreadIndex(p, l->lanes));
   setScope(&r, top, all, (MlirValue){NULL});
-  bool ok = lowerTopLevel(&r, r.prologue, r.numPrologue, r.hoisted, true);
+  bool ok = lowerTopLevel(&r, r.prologue, r.numPrologue, r.hoisted, 1);
   top = p->body;
 
   // The outer loop.
@@ -792,10 +799,7 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
   free(r.liveTypes);
   free(r.argTypes);
   free(r.fwdTypes);
-  free(r.prologue);
-  free(r.epilogue);
-  free(r.hoisted);
-  free(r.live);
-  free(r.vecArgs);
+  for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); ++i)
+    free(owned[i]);
   return ok;
 }
