@@ -1,9 +1,12 @@
 //===- per-thread-cpu.c - General per-thread programs on the CPU ----------===//
 //
 // usage: per-thread-cpu [--batch=N] [--rays=N] [--repetitions=R]
+//                       [--lane-refill=true|false|auto]
 //   --batch=N        threads of the branch programs (default 262144)
 //   --rays=N         rays of the ray marcher (default 65536)
 //   --repetitions=R  timed runs per variant (default 7)
+//   --lane-refill=M  convert-coopvec-to-cpu's lane-refill for every program
+//                    (true, false or auto; default: the pass's default)
 //
 // The price of the CPU's masked lanes (docs/execution-model.md, "Per-thread
 // code on SIMD lanes"), measured through the public execution engine as a
@@ -81,13 +84,19 @@ typedef struct Options {
   int64_t batch, rays, repetitions;
 } Options;
 
+/// --lane-refill=true|false|auto: convert-coopvec-to-cpu's lane-refill for
+/// every program (NULL: the default).
+static const char *laneRefill = NULL;
+static char pipelineOptions[64];
+
 //===----------------------------------------------------------------------===//
 // Options, files, data
 //===----------------------------------------------------------------------===//
 
 static int usage(void) {
   fprintf(stderr, "usage: per-thread-cpu [--batch=N] [--rays=N] "
-                  "[--repetitions=R]\n");
+                  "[--repetitions=R] "
+                  "[--lane-refill=true|false|auto]\n");
   return -1;
 }
 
@@ -118,6 +127,10 @@ static int parseOptions(int argc, char **argv, Options *options) {
       status = parseCount(arg + 8, maxBatch, &options->batch);
     else if (!strncmp(arg, "--rays=", 7))
       status = parseCount(arg + 7, maxRays, &options->rays);
+    else if (!strncmp(arg, "--lane-refill=", 14) &&
+             (!strcmp(arg + 14, "true") || !strcmp(arg + 14, "false") ||
+              !strcmp(arg + 14, "auto")))
+      status = (laneRefill = arg + 14, 0);
     else if (!strncmp(arg, "--repetitions=", 14))
       status = parseCount(arg + 14, MAX_REPETITIONS, &options->repetitions);
     else
@@ -246,8 +259,14 @@ static bool compileProgram(MlirContext context, const char *text,
     return false;
   }
   // The engine keeps a clone of the module.
-  CoopvecStatus status =
-      coopvecEngineCreate(mlirModuleGetOperation(module), NULL, engine);
+  CoopvecEngineOptions engineOptions = coopvecEngineOptionsGetDefault();
+  if (laneRefill) {
+    snprintf(pipelineOptions, sizeof(pipelineOptions), "lane-refill=%s",
+             laneRefill);
+    engineOptions.pipelineOptions = pipelineOptions;
+  }
+  CoopvecStatus status = coopvecEngineCreate(mlirModuleGetOperation(module),
+                                             &engineOptions, engine);
   mlirModuleDestroy(module);
   if (status)
     return engineFailed(*engine, status, "coopvecEngineCreate", what);

@@ -3,8 +3,8 @@
 // From coopvec IR to the LLVM dialect, ready for mlir-translate
 // --mlir-to-llvmir, --emit=obj or the execution engine. Its options
 // (`target-cpu=`, `target-features=`, `target-triple=`, `lanes=`,
-// `row-block=`) are those of convert-coopvec-to-cpu and are passed on to
-// it.
+// `row-block=`, `bounds-checks=`, `reduce-mode=`, `lane-refill=`) are those
+// of convert-coopvec-to-cpu and are passed on to it.
 //
 // After the conversion, coopvec-expand-math turns the math dialect's
 // transcendental ops anywhere in the module (the user's own code on lane

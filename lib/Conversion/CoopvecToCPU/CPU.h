@@ -30,6 +30,9 @@ typedef struct CPULowering {
   MlirValue mask;         // vector<L x i1>: lane < validLanes
   MlirValue fullGroup;    // i1: validLanes == L, created on first use
   MlirValue laneIds;      // vector<L x index> 0 .. L-1, created on first use
+  /// Lane refill (LaneRefill.c): the thread each lane holds in the code
+  /// being emitted, vector<L x index>; null in the group loop's code.
+  MlirValue threadIds;
   /// The highest active lane of each active mask (stores), built after it.
   CoopvecPointerMap lastLanes; // mask MlirValue.ptr -> index into p.lowered
   /// f32 copies of f16 matrices, made once per call before the lane loop
@@ -75,6 +78,26 @@ int64_t cpuTransposeBlock(int64_t lanes, int64_t vectorFloats);
 void cpuLoadVecArgument(CPULowering *l, MlirValue arg, MlirValue buffer);
 /// Writes the returned vecs to their n x N output buffers.
 void cpuStoreResults(CPULowering *l, MlirOperation ret, intptr_t firstOutput);
+
+/// Lane refill (LaneRefill.c, docs/passes.md "lane-refill").
+typedef enum CPULaneRefill {
+  CPULaneRefillFalse,
+  CPULaneRefillTrue,
+  CPULaneRefillAuto,
+} CPULaneRefill;
+/// Parses `true`, `false` or `auto`; false for anything else.
+bool cpuParseLaneRefill(const char *text, CPULaneRefill *out);
+/// The top-level scf.while of the per-thread function `func` (analyzed by
+/// `p`) that lane refill runs with persistent lanes, or a null op when the
+/// function's shape does not fit (or, under auto, refill would not pay).
+MlirOperation cpuLaneRefillLoop(CoopvecPerThread *p, MlirOperation func,
+                                CPULaneRefill mode);
+/// Builds the body of @f_batched (entry block `l->entryBlock`, its
+/// func.return not yet built) from the body `original` of the per-thread
+/// function with lane refill around `loop`; results are written to the
+/// outputs from batched argument `firstOutput` on.
+bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
+                            MlirOperation loop, intptr_t firstOutput);
 
 /// `value` at `b` with the lanes of inactive threads (past the end, or not
 /// taking the control flow around) set to zero.

@@ -27,6 +27,7 @@
 #include <mlir-c/BuiltinAttributes.h>
 #include <mlir-c/BuiltinTypes.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 
 static MlirValue indexConstant(CPULowering *l, int64_t value) {
@@ -443,8 +444,16 @@ static void cpuReport(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue outside,
                          coopvecBuildIntSplatConstant(
                              in, mlirValueGetType(laneIds(l)), l->lanes)),
       p->index);
+  // Under lane refill each lane holds a thread of its own (threadIds).
   MlirValue thread =
-      coopvecBuildBinaryOp(in, "arith.addi", l->threadBase, first);
+      mlirValueIsNull(l->threadIds)
+          ? coopvecBuildBinaryOp(in, "arith.addi", l->threadBase, first)
+          : reduce(in, "#vector.kind<minui>",
+                   coopvecBuildSelect(
+                       in, lanes, l->threadIds,
+                       coopvecBuildIntSplatConstant(
+                           in, mlirValueGetType(l->threadIds), INT64_MAX)),
+                   p->index);
   MlirValue key = coopvecBuildBinaryOp(
       in, "arith.addi",
       coopvecBuildBinaryOp(in, "arith.muli", thread, indexConstant(l, 1 << 16)),

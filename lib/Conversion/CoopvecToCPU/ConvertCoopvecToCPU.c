@@ -38,6 +38,7 @@ typedef struct ConvertOptions {
   int64_t rowBlock;
   bool boundsChecks;
   char reduceMode[COOPVEC_OPTION_STRING_MAX];
+  char laneRefill[COOPVEC_OPTION_STRING_MAX];
 } ConvertOptions;
 
 /// What the options resolve to for this run.
@@ -46,6 +47,7 @@ typedef struct Resolved {
   int64_t lanes, rowBlock;
   bool boundsChecks;
   CoopvecReduceMode reduceMode;
+  CPULaneRefill laneRefill;
 } Resolved;
 
 enum { MAX_LANES = 256, MAX_ROW_BLOCK = 64 };
@@ -267,16 +269,27 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
   l.p.reduceMode = mode;
   coopvecPerThreadAnalyze(&l.p, func);
   MlirOperation batched = createBatchedFunction(module, func, resolved);
-  createLaneLoop(&l, batched, loc);
-  createMask(&l);
   MlirBlock original = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
-  if (l.p.reduceMode == CoopvecReduceExpand)
-    findExpandedArgs(&l, original); // before their uses move
-  mapArguments(&l, original);
-  bool ok = coopvecPerThreadLowerBlock(&l.p, original);
-  if (ok)
-    cpuStoreResults(&l, mlirBlockGetTerminator(original),
-                    1 + mlirBlockGetNumArguments(original));
+  MlirOperation refillLoop =
+      cpuLaneRefillLoop(&l.p, func, resolved->laneRefill);
+  bool ok;
+  if (!mlirOperationIsNull(refillLoop)) {
+    l.entryBlock = mlirRegionGetFirstBlock(mlirOperationGetRegion(batched, 0));
+    if (l.p.reduceMode == CoopvecReduceExpand)
+      findExpandedArgs(&l, original); // before their uses move
+    ok = cpuLowerWithLaneRefill(&l, original, refillLoop,
+                                1 + mlirBlockGetNumArguments(original));
+  } else {
+    createLaneLoop(&l, batched, loc);
+    createMask(&l);
+    if (l.p.reduceMode == CoopvecReduceExpand)
+      findExpandedArgs(&l, original); // before their uses move
+    mapArguments(&l, original);
+    ok = coopvecPerThreadLowerBlock(&l.p, original);
+    if (ok)
+      cpuStoreResults(&l, mlirBlockGetTerminator(original),
+                      1 + mlirBlockGetNumArguments(original));
+  }
   coopvecFinishStatusSignature(&l.p, l.entryBlock, batched, module);
   if (ok)
     recordExpandedArgs(&l, module, batched);
@@ -373,6 +386,11 @@ static bool resolveOptions(MlirOperation module, const ConvertOptions *options,
     coopvecBufferAppendf(&message, "%s: reduce-mode=%s is not a mode; use %s",
                          passName, options->reduceMode,
                          coopvecReduceModeValues);
+  else if (!cpuParseLaneRefill(options->laneRefill, &resolved->laneRefill))
+    coopvecBufferAppendf(&message,
+                         "%s: lane-refill=%s is not a choice; use true, false "
+                         "or auto",
+                         passName, options->laneRefill);
   else if (!coopvecCPUTargetResolve(options->triple, options->cpu,
                                     options->features, &resolved->target,
                                     &message))
@@ -469,6 +487,15 @@ static const CoopvecPassOption convertOptions[] = {
      "(one summed atomic for a group whose lanes all add at one address, "
      "else direct; plus an expand variant the engine runs while the copies "
      "fit 8 MiB)"},
+    {"lane-refill", CoopvecOptionString, offsetof(ConvertOptions, laneRefill),
+     "auto",
+     "persistent lanes for a function that is a prologue, one scf.while "
+     "with a varying condition and an epilogue: a lane whose thread leaves "
+     "the loop runs its epilogue and takes the next thread of the batch "
+     "(LaneRefill.c): true (every function of that shape), false (none) or "
+     "auto (those whose loop holds a matvec); functions of other shapes, "
+     "or with coopvec.store / masked_store, local arrays outside the loop "
+     "or memory writes before it, keep the group loop"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {

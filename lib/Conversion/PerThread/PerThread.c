@@ -476,7 +476,21 @@ void coopvecMapLoweredValues(CoopvecPerThread *p, intptr_t count,
       continue;
     }
     coopvecMapValue(p, original[i], lowered[n++]);
+    // A scalar that coopvec ops read holds an element value derived from
+    // its lowered form (scalarElement): derive it from the new one (lane
+    // refill maps a value defined once to the block arguments of several
+    // regions).
+    if (coopvecLookupElements(p, original[i]))
+      scalarElement(p, original[i]);
   }
+}
+
+void coopvecForgetValue(CoopvecPerThread *p, MlirValue value) {
+  // -1 reads as absent (coopvecPointerMapFind).
+  if (coopvecPointerMapFind(&p->loweredMap, value.ptr) >= 0)
+    coopvecPointerMapInsert(&p->loweredMap, value.ptr, -1);
+  if (coopvecPointerMapFind(&p->valueMap, value.ptr) >= 0)
+    coopvecPointerMapInsert(&p->valueMap, value.ptr, -1);
 }
 
 int64_t coopvecAddCheck(CoopvecPerThread *p, MlirOperation op) {

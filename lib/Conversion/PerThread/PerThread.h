@@ -259,6 +259,16 @@ void coopvecPerThreadAnalyze(CoopvecPerThread *p, MlirOperation func);
 /// terminator), ops in order and control flow region by region, under the
 /// active mask `p->active`. Returns false after emitting an error at an op.
 bool coopvecPerThreadLowerBlock(CoopvecPerThread *p, MlirBlock block);
+/// Lowering the function body `block` op by op, in an order of the
+/// target's own (lane refill, CoopvecToCPU/LaneRefill.c): the liveness of
+/// the function first; then each top-level op with coopvecPerThreadLowerOp
+/// at `p->body`, under `p->active` (the tiles of the values dying at it
+/// are released after it, as in coopvecPerThreadLowerBlock).
+void coopvecPerThreadBeginBlock(CoopvecPerThread *p, MlirBlock block);
+bool coopvecPerThreadLowerOp(CoopvecPerThread *p, MlirOperation op);
+/// Keeps the tile of `value` (a value of the body) from being released:
+/// for values that code lowered out of order still reads.
+void coopvecPerThreadKeepAlive(CoopvecPerThread *p, MlirValue value);
 /// Lowers the ops of a nested block (without its terminator) at `p->body`;
 /// Walk.c saves and restores the position (ControlFlow.c).
 bool coopvecLowerNestedBlock(CoopvecPerThread *p, MlirBlock block);
@@ -297,6 +307,11 @@ intptr_t coopvecLoweredValues(CoopvecPerThread *p, intptr_t count,
 void coopvecMapLoweredValues(CoopvecPerThread *p, intptr_t count,
                              const MlirValue *original,
                              const MlirValue *lowered);
+
+/// Drops the lowered form of `value` (its element values too): the next
+/// lowering of its definition maps it anew (lane refill lowers a value
+/// mapped to block arguments before its definition is lowered).
+void coopvecForgetValue(CoopvecPerThread *p, MlirValue value);
 
 /// Non-coopvec ops without regions (Scalars.c): uniform ops are moved,
 /// varying ones rebuilt on varying values, and the cases upstream leaves

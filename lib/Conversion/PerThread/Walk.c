@@ -20,6 +20,7 @@
 
 #include <mlir-c/BuiltinAttributes.h>
 
+#include <stdint.h>
 #include <stdlib.h>
 
 //===----------------------------------------------------------------------===//
@@ -299,4 +300,24 @@ bool coopvecPerThreadLowerBlock(CoopvecPerThread *p, MlirBlock block) {
   MlirOperation func = mlirBlockGetParentOperation(block);
   computeLiveness(p, func, block);
   return lowerOps(p, block, false);
+}
+
+void coopvecPerThreadBeginBlock(CoopvecPerThread *p, MlirBlock block) {
+  computeLiveness(p, mlirBlockGetParentOperation(block), block);
+  p->block = block;
+}
+
+bool coopvecPerThreadLowerOp(CoopvecPerThread *p, MlirOperation op) {
+  p->opIndex = coopvecPointerMapFind(&p->opIndices, op.ptr);
+  MlirLocation saved = p->body.location;
+  p->body.location = mlirOperationGetLocation(op);
+  bool ok = lowerOp(p, op);
+  p->body.location = saved;
+  if (ok)
+    releaseAfter(p, op);
+  return ok;
+}
+
+void coopvecPerThreadKeepAlive(CoopvecPerThread *p, MlirValue value) {
+  coopvecPointerMapInsert(&p->lastUses, value.ptr, INTPTR_MAX);
 }

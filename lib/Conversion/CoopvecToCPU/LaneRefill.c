@@ -1,0 +1,805 @@
+//===- LaneRefill.c - Persistent lanes for a per-thread loop --------------===//
+//
+// Why: a group of L lanes runs a varying scf.while until its longest thread
+// is done, so a loop whose trip counts differ between threads (the ray
+// marcher: 8 to 39 steps) leaves lanes idle; in examples/raymarch.mlir only
+// 54% of the lane-steps are samples (docs/performance.md, "The ray marcher
+// loses to idle lanes, not to its masks"). No lowering of the masks removes
+// that; keeping the lanes busy does.
+//
+// What: for a per-thread function of the shape
+//
+//   prologue (straight-line, no memory writes) ; one top-level scf.while
+//   whose condition is varying ; epilogue (straight-line; the return)
+//
+// @f_batched becomes one group of L persistent lanes for the whole call (the
+// engine's chunk of the batch, so refill stays within a host thread's
+// range): a lane whose thread leaves the loop runs that thread's epilogue
+// (results scattered to the thread's own rows), takes the next unstarted
+// thread of the call, runs its prologue (arguments gathered from its rows)
+// and re-enters the loop, until the call's threads are exhausted.
+//
+// How (L lanes, `ids` the thread of each lane, `next` the first unstarted
+// thread):
+//
+//   hoisted prologue ops (once per call: ops on constants, uniform
+//     arguments and prechecked loads only, e.g. the weights' bias loads)
+//   scf.while (ids, eval, next, live..., args...) {      // outer
+//     scf.while (ids, eval, stays, next, live..., args..., fwd...) { // settle
+//       the loop's before region for the lanes in `eval`
+//       stays |= eval & cond; fwd = cond's values there
+//       the epilogue for `eval & !cond` (scatter the results at ids)
+//       free = !stays; newIds = next + exclusive prefix count of free;
+//       started = free & newIds < n; next = min(next + count, n)
+//       scf.if any(started): the prologue for `started` at newIds
+//         (gathers); live / args of those lanes replaced
+//       scf.condition(any(started)) ... eval = started
+//     }
+//     scf.condition(any(stays)) ids, stays, next, live, fwd
+//   } do { the loop's after region for `stays`; eval = stays }
+//
+// `live` are the prologue's varying values (and vec arguments) that the
+// loop or the epilogue read: each lane's own, carried through the loops
+// and replaced when the lane takes a new thread. Every op of the original
+// function is lowered once, by the shared per-thread layer, under the mask
+// of the lanes that run it: each thread computes exactly what it computed
+// before (its before region, body, epilogue and prologue in its own order;
+// bounds checks report the thread a lane holds). What changes is which
+// lane a thread runs on and when, relative to other threads: so functions
+// whose result depends on that order are left to the group loop (see
+// cpuLaneRefillLoop): coopvec.store / masked_store (the highest thread's
+// store wins), local arrays outside the loop, memory writes in the
+// prologue (hoisted reads would move across them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/CoopvecToCPU/CPU.h"
+
+#include "Dialect/Verifier.h"
+#include "coopvec-c/Support.h"
+
+#include <mlir-c/BuiltinAttributes.h>
+#include <mlir-c/BuiltinTypes.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+bool cpuParseLaneRefill(const char *text, CPULaneRefill *out) {
+  if (!strcmp(text, "true"))
+    *out = CPULaneRefillTrue;
+  else if (!strcmp(text, "false"))
+    *out = CPULaneRefillFalse;
+  else if (!strcmp(text, "auto"))
+    *out = CPULaneRefillAuto;
+  else
+    return false;
+  return true;
+}
+
+//===----------------------------------------------------------------------===//
+// The shape
+//===----------------------------------------------------------------------===//
+
+static bool isRegionOp(MlirOperation op) {
+  return mlirOperationGetNumRegions(op) > 0;
+}
+
+static bool writesMemory(MlirOperation op) {
+  return coopvecOpIsNamed(op, "memref.store") ||
+         coopvecOpIsNamed(op, "memref.atomic_rmw") ||
+         coopvecOpIs(op, CoopvecOpStore) ||
+         coopvecOpIs(op, CoopvecOpMaskedStore) ||
+         coopvecOpIs(op, CoopvecOpReduceSumAccumulate) ||
+         coopvecOpIs(op, CoopvecOpOuterProductAccumulate);
+}
+
+typedef struct Found {
+  bool store, matvec;
+} Found;
+
+static MlirWalkResult findOps(MlirOperation op, void *userData) {
+  Found *found = userData;
+  found->store |=
+      coopvecOpIs(op, CoopvecOpStore) || coopvecOpIs(op, CoopvecOpMaskedStore);
+  found->matvec |= coopvecOpIs(op, CoopvecOpMatvec);
+  return MlirWalkResultAdvance;
+}
+
+MlirOperation cpuLaneRefillLoop(CoopvecPerThread *p, MlirOperation func,
+                                CPULaneRefill mode) {
+  MlirOperation none = {NULL};
+  if (mode == CPULaneRefillFalse)
+    return none;
+  MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
+  MlirOperation terminator = mlirBlockGetTerminator(body);
+  MlirOperation loop = none;
+  for (MlirOperation op = mlirBlockGetFirstOperation(body);
+       !mlirOperationEqual(op, terminator);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (coopvecOpIsNamed(op, "memref.alloca"))
+      return none; // a local array outside the loop
+    if (isRegionOp(op)) {
+      if (!mlirOperationIsNull(loop) || !coopvecOpIsNamed(op, "scf.while") ||
+          !coopvecControlIsVarying(&p->uniformity, op))
+        return none;
+      loop = op;
+    } else if (mlirOperationIsNull(loop) && writesMemory(op)) {
+      return none;
+    }
+  }
+  if (mlirOperationIsNull(loop))
+    return none;
+  Found found = {false, false};
+  mlirOperationWalk(func, findOps, &found, MlirWalkPreOrder);
+  if (found.store)
+    return none;
+  if (mode == CPULaneRefillAuto) {
+    // Auto: where a lane-step is expensive (a matvec in the loop), so that
+    // the refill's bookkeeping per step is small beside it.
+    Found inLoop = {false, false};
+    mlirOperationWalk(loop, findOps, &inLoop, MlirWalkPreOrder);
+    if (!inLoop.matvec)
+      return none;
+  }
+  return loop;
+}
+
+//===----------------------------------------------------------------------===//
+// Building blocks
+//===----------------------------------------------------------------------===//
+
+typedef struct Refill {
+  CPULowering *l;
+  CoopvecPerThread *p;
+  MlirBlock original;
+  MlirOperation loop;
+  MlirOperation *prologue; // the ops before the loop, in order
+  intptr_t numPrologue;
+  unsigned char *hoisted; // per prologue op: 1 when hoisted
+  MlirOperation *epilogue;
+  intptr_t numEpilogue;
+  MlirValue *live; // originals: prologue values the loop / epilogue read
+  intptr_t numLive;
+  MlirValue *vecArgs; // the vec arguments of the original function
+  intptr_t numVecArgs;
+  intptr_t firstOutput;
+  // Lowered counts and types.
+  intptr_t nLive, nArgs, nFwd;
+  MlirType *liveTypes, *argTypes, *fwdTypes;
+  MlirType idsType, maskType;
+} Refill;
+
+static MlirValue *values(intptr_t count) { return coopvecAllocValues(count); }
+
+static MlirType *types(intptr_t count) {
+  MlirType *t = calloc((size_t)(count ? count : 1), sizeof(MlirType));
+  if (!t)
+    abort();
+  return t;
+}
+
+static MlirValue zeroOf(CoopvecBuilder *b, MlirType type) {
+  MlirType element = coopvecElementTypeOf(type);
+  return mlirTypeIsAFloat(element) ? coopvecBuildFloatConstantLike(b, type, 0.0)
+                                   : coopvecBuildIntConstantLike(b, type, 0);
+}
+
+/// An scf.while at `b` with `n` values of `t` in and out (before region),
+/// `na` of `ta` between the regions; placeholder terminators.
+typedef struct While {
+  MlirOperation op;
+  MlirBlock before, after;
+} While;
+
+static MlirBlock newBlock(intptr_t n, const MlirType *t, MlirLocation loc) {
+  MlirLocation *locs = calloc((size_t)(n ? n : 1), sizeof(MlirLocation));
+  if (!locs)
+    abort();
+  for (intptr_t i = 0; i < n; ++i)
+    locs[i] = loc;
+  MlirBlock block = mlirBlockCreate(n, t, locs);
+  free(locs);
+  return block;
+}
+
+static While buildWhile(CoopvecBuilder *b, intptr_t n, const MlirValue *inits,
+                        const MlirType *t, intptr_t na, const MlirType *ta) {
+  While w;
+  MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
+  w.before = newBlock(n, t, b->location);
+  w.after = newBlock(na, ta, b->location);
+  mlirRegionAppendOwnedBlock(regions[0], w.before);
+  mlirRegionAppendOwnedBlock(regions[1], w.after);
+  MlirOperationState state = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("scf.while"), b->location);
+  mlirOperationStateAddOperands(&state, n, inits);
+  mlirOperationStateAddResults(&state, na, ta);
+  mlirOperationStateAddOwnedRegions(&state, 2, regions);
+  w.op = mlirOperationCreate(&state);
+  if (mlirOperationIsNull(w.op))
+    abort();
+  mlirBlockInsertOwnedOperationBefore(b->block, b->before, w.op);
+  return w;
+}
+
+static MlirValue *blockArgs(MlirBlock block) {
+  intptr_t n = mlirBlockGetNumArguments(block);
+  MlirValue *v = values(n);
+  for (intptr_t i = 0; i < n; ++i)
+    v[i] = mlirBlockGetArgument(block, i);
+  return v;
+}
+
+static MlirValue anyOf(Refill *r, CoopvecBuilder *b, MlirValue mask) {
+  return cpuAnyActive(r->p, b, mask);
+}
+
+static MlirValue notMask(Refill *r, CoopvecBuilder *b, MlirValue mask) {
+  return coopvecBuildBinaryOp(b, "arith.xori", mask,
+                              coopvecBuildIntSplatConstant(b, r->maskType, 1));
+}
+
+/// Per lane: `mask` ? x : y for lane vectors; scalars (uniform values) x.
+static void selectValues(CoopvecBuilder *b, MlirValue mask, intptr_t n,
+                         const MlirValue *x, const MlirValue *y,
+                         MlirValue *out) {
+  for (intptr_t i = 0; i < n; ++i)
+    out[i] = mlirTypeIsAVector(mlirValueGetType(x[i]))
+                 ? coopvecBuildSelect(b, mask, x[i], y[i])
+                 : x[i];
+}
+
+static void copyValues(MlirValue *to, const MlirValue *from, intptr_t n) {
+  if (n > 0)
+    memcpy(to, from, sizeof(MlirValue) * (size_t)n);
+}
+
+static void terminate(CoopvecBuilder *b, const char *name, intptr_t n,
+                      const MlirValue *v) {
+  coopvecBuild0(b, name, n, v, 0, NULL);
+}
+
+//===----------------------------------------------------------------------===//
+// Classifying the prologue
+//===----------------------------------------------------------------------===//
+
+/// The ancestor of `op` in `block`, or a null op.
+static MlirOperation ancestorIn(MlirOperation op, MlirBlock block) {
+  while (!mlirOperationIsNull(op) &&
+         !mlirBlockEqual(mlirOperationGetBlock(op), block))
+    op = mlirOperationGetParentOperation(op);
+  return op;
+}
+
+/// Whether `value` has a use in the loop or the epilogue.
+static bool usedAfterPrologue(Refill *r, MlirValue value) {
+  for (MlirOpOperand use = mlirValueGetFirstUse(value);
+       !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use)) {
+    MlirOperation owner = mlirOpOperandGetOwner(use);
+    MlirOperation user = ancestorIn(owner, r->original);
+    // The loop's initial values are taken in the refill, where they are.
+    if (mlirOperationIsNull(user) || mlirOperationEqual(owner, r->loop))
+      continue;
+    for (intptr_t i = 0; i < r->numPrologue; ++i)
+      if (mlirOperationEqual(r->prologue[i], user))
+        goto next;
+    return true;
+  next:;
+  }
+  return false;
+}
+
+/// Whether `value` is the same in every thread and available before the
+/// loop: a batched argument, or a result of a hoisted op.
+static bool isInvariant(Refill *r, MlirValue value, intptr_t upTo) {
+  if (mlirValueIsABlockArgument(value))
+    return mlirBlockEqual(mlirBlockArgumentGetOwner(value), r->l->entryBlock);
+  MlirOperation owner = mlirOpResultGetOwner(value);
+  for (intptr_t i = 0; i < upTo; ++i)
+    if (mlirOperationEqual(r->prologue[i], owner))
+      return r->hoisted[i];
+  return false;
+}
+
+/// Ops computed once per call: the same in every thread, without effects
+/// and without a run-time check (which would count lanes, not threads).
+static bool hoistable(Refill *r, intptr_t i) {
+  MlirOperation op = r->prologue[i];
+  const CoopvecOpInfo *info = coopvecLookupOp(op);
+  if (info) {
+    bool read = info->id == CoopvecOpLoad || info->id == CoopvecOpMaskedLoad;
+    if (read && coopvecPointerMapFind(&r->p->prechecked, op.ptr) < 0)
+      return false;
+    if (!read && info->id != CoopvecOpMatrixView &&
+        info->id != CoopvecOpSplat && info->id != CoopvecOpFromElements)
+      return false;
+  } else if (coopvecOpIsNamed(op, "memref.load") ||
+             coopvecOpIsNamed(op, "memref.atomic_rmw") ||
+             coopvecOpIsNamed(op, "memref.store") ||
+             coopvecOpIsNamed(op, "memref.alloca")) {
+    return false;
+  }
+  for (intptr_t o = 0; o < mlirOperationGetNumOperands(op); ++o)
+    if (!isInvariant(r, mlirOperationGetOperand(op, o), i))
+      return false;
+  return true;
+}
+
+static void classify(Refill *r) {
+  MlirOperation terminator = mlirBlockGetTerminator(r->original);
+  intptr_t count = 0;
+  for (MlirOperation op = mlirBlockGetFirstOperation(r->original);
+       !mlirOperationEqual(op, terminator);
+       op = mlirOperationGetNextInBlock(op))
+    ++count;
+  r->prologue = calloc((size_t)count + 1, sizeof(MlirOperation));
+  r->epilogue = calloc((size_t)count + 1, sizeof(MlirOperation));
+  r->hoisted = calloc((size_t)count + 1, 1);
+  if (!r->prologue || !r->epilogue || !r->hoisted)
+    abort();
+  intptr_t numValues = mlirBlockGetNumArguments(r->original);
+  for (MlirOperation op = mlirBlockGetFirstOperation(r->original);
+       !mlirOperationEqual(op, terminator);
+       op = mlirOperationGetNextInBlock(op))
+    numValues += mlirOperationGetNumResults(op);
+  r->live = values(numValues);
+  r->vecArgs = values(mlirBlockGetNumArguments(r->original) + 1);
+  bool after = false;
+  for (MlirOperation op = mlirBlockGetFirstOperation(r->original);
+       !mlirOperationEqual(op, terminator);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (mlirOperationEqual(op, r->loop))
+      after = true;
+    else if (after)
+      r->epilogue[r->numEpilogue++] = op;
+    else
+      r->prologue[r->numPrologue++] = op;
+  }
+  for (intptr_t i = 0; i < r->numPrologue; ++i)
+    r->hoisted[i] = hoistable(r, i);
+  for (intptr_t a = 0; a < mlirBlockGetNumArguments(r->original); ++a) {
+    MlirValue arg = mlirBlockGetArgument(r->original, a);
+    if (!coopvecTypeIsAVec(mlirValueGetType(arg)))
+      continue;
+    r->vecArgs[r->numVecArgs++] = arg;
+    coopvecPerThreadKeepAlive(r->p, arg);
+    if (usedAfterPrologue(r, arg))
+      r->live[r->numLive++] = arg;
+  }
+  for (intptr_t i = 0; i < r->numPrologue; ++i)
+    for (intptr_t k = 0; k < mlirOperationGetNumResults(r->prologue[i]); ++k) {
+      MlirValue result = mlirOperationGetResult(r->prologue[i], k);
+      // Code lowered out of order reads these: their tiles stay theirs.
+      coopvecPerThreadKeepAlive(r->p, result);
+      if (!r->hoisted[i] && usedAfterPrologue(r, result))
+        r->live[r->numLive++] = result;
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// Threads of the lanes: gathers, scatters, the next threads
+//===----------------------------------------------------------------------===//
+
+/// ids * size + i as vector<L x index>.
+static MlirValue elementIndices(Refill *r, CoopvecBuilder *b, MlirValue ids,
+                                int64_t size, int64_t i) {
+  MlirValue scaled = coopvecBuildBinaryOp(
+      b, "arith.muli", ids, coopvecBuildIntSplatConstant(b, r->idsType, size));
+  return i == 0 ? scaled
+                : coopvecBuildBinaryOp(
+                      b, "arith.addi", scaled,
+                      coopvecBuildIntSplatConstant(b, r->idsType, i));
+}
+
+/// The vec argument `arg` (batched buffer `buffer`) of the threads `ids`
+/// in the lanes of `mask`, as SSA element values.
+static void gatherArgument(Refill *r, CoopvecBuilder *b, MlirValue arg,
+                           MlirValue buffer, MlirValue ids, MlirValue mask) {
+  MlirType vecType = mlirValueGetType(arg);
+  int64_t size = coopvecVecTypeGetSize(vecType);
+  MlirType element = coopvecVecTypeGetElementType(vecType);
+  int64_t lanes = r->l->lanes;
+  MlirType loadType = mlirVectorTypeGet(1, &lanes, element);
+  MlirValue pass = coopvecBuildFloatSplatConstant(b, loadType, 0.0);
+  MlirValue zero = coopvecPerThreadIndex(r->p, 0);
+  MlirValue *elements = values(size);
+  for (int64_t i = 0; i < size; ++i) {
+    MlirValue operands[] = {buffer, zero, elementIndices(r, b, ids, size, i),
+                            mask, pass};
+    elements[i] = coopvecWidenToF32(
+        b, coopvecBuild1(b, "vector.gather", 5, operands, loadType, 0, NULL));
+  }
+  coopvecMapElements(r->p, arg, size, elements);
+  free(elements);
+}
+
+/// The returned vecs of the threads `ids` in the lanes of `mask`, scattered
+/// to their rows of the outputs.
+static void scatterResults(Refill *r, CoopvecBuilder *b, MlirValue ids,
+                           MlirValue mask) {
+  MlirOperation ret = mlirBlockGetTerminator(r->original);
+  MlirValue zero = coopvecPerThreadIndex(r->p, 0);
+  for (intptr_t k = 0; k < mlirOperationGetNumOperands(ret); ++k) {
+    MlirValue value = mlirOperationGetOperand(ret, k);
+    MlirValue buffer =
+        mlirBlockGetArgument(r->l->entryBlock, r->firstOutput + k);
+    int64_t size = coopvecVecSizeOf(value);
+    MlirType element = coopvecVecElementOf(value);
+    for (int64_t i = 0; i < size; ++i) {
+      MlirValue lanes =
+          coopvecNarrowTo(b, coopvecOperandElement(r->p, value, i), element);
+      MlirValue operands[] = {buffer, zero, elementIndices(r, b, ids, size, i),
+                              mask, lanes};
+      coopvecBuild0(b, "vector.scatter", 5, operands, 0, NULL);
+    }
+  }
+}
+
+/// The inclusive prefix sum of the lanes of `x` (vector<L x i32>): log2(L)
+/// shifts and adds (Hillis-Steele).
+static MlirValue prefixSum(Refill *r, CoopvecBuilder *b, MlirValue x) {
+  int64_t lanes = r->l->lanes;
+  MlirValue zeros = coopvecBuildIntSplatConstant(b, mlirValueGetType(x), 0);
+  int64_t *mask = calloc((size_t)lanes, sizeof(int64_t));
+  if (!mask)
+    abort();
+  for (int64_t shift = 1; shift < lanes; shift *= 2) {
+    for (int64_t i = 0; i < lanes; ++i)
+      mask[i] = i >= shift ? i - shift : lanes;
+    MlirNamedAttribute attribute = coopvecNamedAttr(
+        r->p->ctx, "mask", mlirDenseI64ArrayGet(r->p->ctx, lanes, mask));
+    MlirValue operands[] = {x, zeros};
+    MlirValue shifted = coopvecBuild1(b, "vector.shuffle", 2, operands,
+                                      mlirValueGetType(x), 1, &attribute);
+    x = coopvecBuildBinaryOp(b, "arith.addi", x, shifted);
+  }
+  free(mask);
+  return x;
+}
+
+//===----------------------------------------------------------------------===//
+// Lowering the pieces
+//===----------------------------------------------------------------------===//
+
+static void setScope(Refill *r, CoopvecBuilder at, MlirValue active,
+                     MlirValue ids) {
+  r->p->body = at;
+  r->p->active = active;
+  r->p->allActive = false;
+  r->l->threadIds = ids;
+}
+
+/// Lowers `ops` at `p->body`; with `select`, only those whose entry is
+/// `selected`.
+static bool lowerTopLevel(Refill *r, MlirOperation *ops, intptr_t count,
+                          const unsigned char *select, int selected) {
+  for (intptr_t i = 0; i < count; ++i) {
+    if (select && select[i] != selected)
+      continue;
+    r->p->block = r->original;
+    if (!coopvecPerThreadLowerOp(r->p, ops[i]))
+      return false;
+  }
+  return true;
+}
+
+static MlirValue *loopOperands(MlirOperation op, intptr_t first) {
+  intptr_t n = mlirOperationGetNumOperands(op) - first;
+  MlirValue *v = values(n);
+  for (intptr_t i = 0; i < n; ++i)
+    v[i] = mlirOperationGetOperand(op, first + i);
+  return v;
+}
+
+static MlirValue *loopResults(MlirOperation op) {
+  intptr_t n = mlirOperationGetNumResults(op);
+  MlirValue *v = values(n);
+  for (intptr_t i = 0; i < n; ++i)
+    v[i] = mlirOperationGetResult(op, i);
+  return v;
+}
+
+static MlirBlock regionBlock(MlirOperation op, intptr_t region) {
+  return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, region));
+}
+
+/// Settle state layout: ids, eval, stays, next, live, args, fwd.
+enum { S_IDS, S_EVAL, S_STAYS, S_NEXT, S_LIVE };
+
+/// The body of the settle loop's before region (`block`, arguments in the
+/// settle layout): see the file comment.
+static bool buildSettleStep(Refill *r, MlirBlock block) {
+  CoopvecPerThread *p = r->p;
+  MlirLocation loc = mlirOperationGetLocation(r->loop);
+  MlirValue *s = blockArgs(block);
+  MlirValue ids = s[S_IDS], eval = s[S_EVAL], stays = s[S_STAYS];
+  MlirValue next = s[S_NEXT];
+  MlirValue *live = s + S_LIVE, *args = live + r->nLive, *fwd = args + r->nArgs;
+  CoopvecBuilder b = coopvecBuilderAtEnd(block, loc);
+  MlirBlock before = regionBlock(r->loop, 0);
+  intptr_t numBeforeArgs = mlirBlockGetNumArguments(before);
+  MlirValue *beforeArgs = blockArgs(before);
+  MlirValue *results = loopResults(r->loop);
+  intptr_t numResults = mlirOperationGetNumResults(r->loop);
+  // The loop's condition for the lanes in `eval`.
+  setScope(r, b, eval, ids);
+  coopvecMapLoweredValues(p, r->numLive, r->live, live);
+  coopvecMapLoweredValues(p, numBeforeArgs, beforeArgs, args);
+  bool ok = coopvecLowerNestedBlock(p, before);
+  MlirOperation condition = mlirBlockGetTerminator(before);
+  MlirValue *forwarded = values(r->nFwd);
+  MlirValue go = eval;
+  if (ok) {
+    MlirValue *operands = loopOperands(condition, 1);
+    coopvecLoweredValues(p, numResults, operands, results, forwarded);
+    free(operands);
+    go = coopvecVaryingOperand(p, mlirOperationGetOperand(condition, 0));
+  }
+  b = p->body;
+  MlirValue staysNow = coopvecBuildBinaryOp(&b, "arith.andi", eval, go);
+  MlirValue leaves =
+      coopvecBuildBinaryOp(&b, "arith.andi", eval, notMask(r, &b, go));
+  MlirValue newStays = coopvecBuildBinaryOp(&b, "arith.ori", stays, staysNow);
+  MlirValue *newFwd = values(r->nFwd);
+  selectValues(&b, staysNow, r->nFwd, forwarded, fwd, newFwd);
+  // The epilogue of the threads that leave.
+  CoopvecIf done = coopvecBuildIf(&b, anyOf(r, &b, leaves));
+  setScope(r, done.then, leaves, ids);
+  coopvecMapLoweredValues(p, numResults, results, forwarded);
+  ok = ok && lowerTopLevel(r, r->epilogue, r->numEpilogue, NULL, 0);
+  if (ok)
+    scatterResults(r, &p->body, ids, leaves);
+  coopvecFinishIf(&done);
+  // The next threads for the free lanes.
+  MlirValue freeLanes = notMask(r, &b, newStays);
+  int64_t lanes = r->l->lanes;
+  MlirType i32 = mlirIntegerTypeGet(p->ctx, 32);
+  MlirType countType = mlirVectorTypeGet(1, &lanes, i32);
+  MlirValue ones = coopvecBuildCast1(&b, "arith.extui", freeLanes, countType);
+  MlirValue inclusive = prefixSum(r, &b, ones);
+  MlirValue exclusive = coopvecBuildBinaryOp(&b, "arith.subi", inclusive, ones);
+  MlirValue total = coopvecBuildCast1(
+      &b, "arith.index_cast", coopvecBuildExtract(&b, inclusive, lanes - 1),
+      p->index);
+  MlirValue n = mlirBlockGetArgument(r->l->entryBlock, 0);
+  MlirValue newIds = coopvecBuildBinaryOp(
+      &b, "arith.addi", coopvecBuildBroadcast(&b, next, r->idsType),
+      coopvecBuildCast1(&b, "arith.index_cast", exclusive, r->idsType));
+  MlirValue started = coopvecBuildBinaryOp(
+      &b, "arith.andi", freeLanes,
+      coopvecBuildCmpI(&b, COOPVEC_CMPI_SLT, newIds,
+                       coopvecBuildBroadcast(&b, n, r->idsType)));
+  MlirValue newNext = coopvecBuildBinaryOp(
+      &b, "arith.minsi", coopvecBuildBinaryOp(&b, "arith.addi", next, total),
+      n);
+  MlirValue anyStarted = anyOf(r, &b, started);
+  // Their prologue.
+  intptr_t numState = r->nLive + r->nArgs;
+  MlirType *stateTypes = types(numState);
+  memcpy(stateTypes, r->liveTypes, sizeof(MlirType) * (size_t)r->nLive);
+  if (r->nArgs)
+    memcpy(stateTypes + r->nLive, r->argTypes,
+           sizeof(MlirType) * (size_t)r->nArgs);
+  CoopvecIfElse refill =
+      coopvecBuildIfElse(&b, anyStarted, numState, stateTypes);
+  setScope(r, refill.then, started, newIds);
+  // The prologue defines its values anew: their mappings to the block
+  // arguments (above) must not be read there.
+  for (intptr_t i = 0; i < r->numLive; ++i)
+    coopvecForgetValue(p, r->live[i]);
+  for (intptr_t a = 0; a < r->numVecArgs; ++a) {
+    intptr_t index = 0;
+    while (!mlirValueEqual(mlirBlockGetArgument(r->original, index),
+                           r->vecArgs[a]))
+      ++index;
+    gatherArgument(r, &p->body, r->vecArgs[a],
+                   mlirBlockGetArgument(r->l->entryBlock, 1 + index), newIds,
+                   started);
+  }
+  ok = ok && lowerTopLevel(r, r->prologue, r->numPrologue, r->hoisted, 0);
+  MlirValue *fresh = values(numState), *kept = values(numState);
+  MlirValue *merged = values(numState);
+  copyValues(kept, live, r->nLive);
+  copyValues(kept + r->nLive, args, r->nArgs);
+  if (ok) {
+    coopvecLoweredValues(p, r->numLive, r->live, r->live, fresh);
+    MlirValue *inits = loopOperands(r->loop, 0);
+    coopvecLoweredValues(p, numBeforeArgs, inits, beforeArgs, fresh + r->nLive);
+    free(inits);
+  } else {
+    copyValues(fresh, kept, numState);
+  }
+  selectValues(&p->body, started, numState, fresh, kept, merged);
+  coopvecFinishIfElse(&refill, merged, kept);
+  MlirValue *state = values(4 + numState + r->nFwd + 1);
+  state[S_IDS] = coopvecBuildSelect(&b, started, newIds, ids);
+  state[S_EVAL] = started;
+  state[S_STAYS] = newStays;
+  state[S_NEXT] = newNext;
+  for (intptr_t i = 0; i < numState; ++i)
+    state[S_LIVE + i] = mlirOperationGetResult(refill.op, i);
+  copyValues(state + S_LIVE + numState, newFwd, r->nFwd);
+  MlirValue *withCondition = values(5 + numState + r->nFwd);
+  withCondition[0] = anyStarted;
+  copyValues(withCondition + 1, state, 4 + numState + r->nFwd);
+  terminate(&b, "scf.condition", 5 + numState + r->nFwd, withCondition);
+  free(withCondition);
+  free(state);
+  free(merged);
+  free(kept);
+  free(fresh);
+  free(stateTypes);
+  free(newFwd);
+  free(forwarded);
+  free(results);
+  free(beforeArgs);
+  free(s);
+  return ok;
+}
+
+/// Outer state: ids, eval, next, live, args. Between the outer regions:
+/// ids, stays, next, live, fwd.
+enum { O_IDS, O_EVAL, O_NEXT, O_LIVE };
+
+bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
+                            MlirOperation loop, intptr_t firstOutput) {
+  CoopvecPerThread *p = &l->p;
+  Refill r;
+  memset(&r, 0, sizeof(r));
+  r.l = l;
+  r.p = p;
+  r.original = original;
+  r.loop = loop;
+  r.firstOutput = firstOutput;
+  r.idsType = cpuVaryingType(p, p->index);
+  r.maskType = cpuVaryingType(p, mlirIntegerTypeGet(p->ctx, 1));
+  MlirLocation loc = mlirOperationGetLocation(loop);
+  // The entry block: [entry-point values] anchor [hoisted prologue] loops
+  // return.
+  MlirOperation ret = coopvecBuild0(
+      &(CoopvecBuilder){p->ctx, loc, l->entryBlock, {NULL}, {NULL}},
+      "func.return", 0, NULL, 0, NULL);
+  p->entry = coopvecBuilderBefore(ret, loc);
+  // Not a cached constant: entry code must come before it, and may use
+  // those (the anchor is unused; canonicalize removes it).
+  MlirValue anchor = coopvecBuildIndexConstant(&p->entry, 0);
+  p->entry = coopvecBuilderBefore(mlirOpResultGetOwner(anchor), loc);
+  l->exit = coopvecBuilderBefore(ret, loc);
+  // Non-vec arguments are uniform: used directly.
+  for (intptr_t i = 0; i < mlirBlockGetNumArguments(original); ++i) {
+    MlirValue arg = mlirBlockGetArgument(original, i);
+    if (!coopvecTypeIsAVec(mlirValueGetType(arg)))
+      mlirValueReplaceAllUsesOfWith(arg,
+                                    mlirBlockGetArgument(l->entryBlock, 1 + i));
+  }
+  coopvecPerThreadBeginBlock(p, original);
+  classify(&r);
+  // Freed through these: the analyzer cannot tell that the lowering, which
+  // writes through r.p, leaves `r` alone.
+  void *owned[] = {r.prologue, r.epilogue, r.hoisted, r.live, r.vecArgs};
+  MlirBlock before = regionBlock(loop, 0), after = regionBlock(loop, 1);
+  intptr_t numBeforeArgs = mlirBlockGetNumArguments(before);
+  MlirValue *beforeArgs = blockArgs(before);
+  MlirValue *results = loopResults(loop);
+  intptr_t numResults = mlirOperationGetNumResults(loop);
+  r.nLive = coopvecLoweredTypes(p, r.numLive, r.live, NULL);
+  r.liveTypes = types(r.nLive);
+  coopvecLoweredTypes(p, r.numLive, r.live, r.liveTypes);
+  r.nArgs = coopvecLoweredTypes(p, numBeforeArgs, beforeArgs, NULL);
+  r.argTypes = types(r.nArgs);
+  coopvecLoweredTypes(p, numBeforeArgs, beforeArgs, r.argTypes);
+  r.nFwd = coopvecLoweredTypes(p, numResults, results, NULL);
+  r.fwdTypes = types(r.nFwd);
+  coopvecLoweredTypes(p, numResults, results, r.fwdTypes);
+
+  // The hoisted prologue, for every lane.
+  CoopvecBuilder top = coopvecBuilderBefore(ret, loc);
+  MlirValue all = coopvecBuildCreateMask(&p->entry, l->lanes,
+                                         coopvecPerThreadIndex(p, l->lanes));
+  setScope(&r, top, all, (MlirValue){NULL});
+  bool ok = lowerTopLevel(&r, r.prologue, r.numPrologue, r.hoisted, 1);
+  top = p->body;
+
+  // The outer loop.
+  intptr_t nOuter = 3 + r.nLive + r.nArgs, nBetween = 3 + r.nLive + r.nFwd;
+  MlirType *outerTypes = types(nOuter), *betweenTypes = types(nBetween);
+  outerTypes[O_IDS] = betweenTypes[O_IDS] = r.idsType;
+  outerTypes[O_EVAL] = betweenTypes[O_EVAL] = r.maskType;
+  outerTypes[O_NEXT] = betweenTypes[O_NEXT] = p->index;
+  for (intptr_t i = 0; i < r.nLive; ++i)
+    outerTypes[O_LIVE + i] = betweenTypes[O_LIVE + i] = r.liveTypes[i];
+  for (intptr_t i = 0; i < r.nArgs; ++i)
+    outerTypes[O_LIVE + r.nLive + i] = r.argTypes[i];
+  for (intptr_t i = 0; i < r.nFwd; ++i)
+    betweenTypes[O_LIVE + r.nLive + i] = r.fwdTypes[i];
+  MlirValue *inits = values(nOuter);
+  for (intptr_t i = 0; i < nOuter; ++i)
+    inits[i] = zeroOf(&top, outerTypes[i]);
+  While outer =
+      buildWhile(&top, nOuter, inits, outerTypes, nBetween, betweenTypes);
+
+  // Its before region: the settle loop.
+  intptr_t nSettle = 4 + r.nLive + r.nArgs + r.nFwd;
+  MlirType *settleTypes = types(nSettle);
+  settleTypes[S_IDS] = r.idsType;
+  settleTypes[S_EVAL] = settleTypes[S_STAYS] = r.maskType;
+  settleTypes[S_NEXT] = p->index;
+  for (intptr_t i = 0; i < r.nLive + r.nArgs; ++i)
+    settleTypes[S_LIVE + i] = outerTypes[O_LIVE + i];
+  for (intptr_t i = 0; i < r.nFwd; ++i)
+    settleTypes[S_LIVE + r.nLive + r.nArgs + i] = r.fwdTypes[i];
+  CoopvecBuilder ob = coopvecBuilderAtEnd(outer.before, loc);
+  MlirValue *o = blockArgs(outer.before);
+  MlirValue *settleInits = values(nSettle);
+  settleInits[S_IDS] = o[O_IDS];
+  settleInits[S_EVAL] = o[O_EVAL];
+  settleInits[S_STAYS] = zeroOf(&ob, r.maskType);
+  settleInits[S_NEXT] = o[O_NEXT];
+  copyValues(settleInits + S_LIVE, o + O_LIVE, r.nLive + r.nArgs);
+  for (intptr_t i = 0; i < r.nFwd; ++i)
+    settleInits[S_LIVE + r.nLive + r.nArgs + i] = zeroOf(&ob, r.fwdTypes[i]);
+  While settle =
+      buildWhile(&ob, nSettle, settleInits, settleTypes, nSettle, settleTypes);
+  ok = buildSettleStep(&r, settle.before) && ok;
+  MlirValue *sa = blockArgs(settle.after);
+  CoopvecBuilder sb = coopvecBuilderAtEnd(settle.after, loc);
+  terminate(&sb, "scf.yield", nSettle, sa);
+  MlirValue *settled = loopResults(settle.op);
+  MlirValue *between = values(nBetween + 1);
+  between[0] = anyOf(&r, &ob, settled[S_STAYS]);
+  between[1 + O_IDS] = settled[S_IDS];
+  between[1 + O_EVAL] = settled[S_STAYS];
+  between[1 + O_NEXT] = settled[S_NEXT];
+  copyValues(between + 1 + O_LIVE, settled + S_LIVE, r.nLive);
+  copyValues(between + 1 + O_LIVE + r.nLive,
+             settled + S_LIVE + r.nLive + r.nArgs, r.nFwd);
+  terminate(&ob, "scf.condition", nBetween + 1, between);
+
+  // Its after region: the loop's body for the lanes that stay.
+  MlirValue *a = blockArgs(outer.after);
+  CoopvecBuilder ab = coopvecBuilderAtEnd(outer.after, loc);
+  setScope(&r, ab, a[O_EVAL], a[O_IDS]);
+  coopvecMapLoweredValues(p, r.numLive, r.live, a + O_LIVE);
+  MlirValue *afterArgs = blockArgs(after);
+  coopvecMapLoweredValues(p, mlirBlockGetNumArguments(after), afterArgs,
+                          a + O_LIVE + r.nLive);
+  ok = ok && coopvecLowerNestedBlock(p, after);
+  MlirValue *yielded = values(nOuter);
+  yielded[O_IDS] = a[O_IDS];
+  yielded[O_EVAL] = a[O_EVAL];
+  yielded[O_NEXT] = a[O_NEXT];
+  copyValues(yielded + O_LIVE, a + O_LIVE, r.nLive);
+  if (ok) {
+    MlirValue *operands = loopOperands(mlirBlockGetTerminator(after), 0);
+    coopvecLoweredValues(p, numBeforeArgs, operands, beforeArgs,
+                         yielded + O_LIVE + r.nLive);
+    free(operands);
+  } else {
+    for (intptr_t i = 0; i < r.nArgs; ++i)
+      yielded[O_LIVE + r.nLive + i] = o[O_LIVE + r.nLive + i];
+  }
+  ab = p->body;
+  terminate(&ab, "scf.yield", nOuter, yielded);
+  l->threadIds = (MlirValue){NULL};
+
+  free(yielded);
+  free(afterArgs);
+  free(a);
+  free(between);
+  free(settled);
+  free(sa);
+  free(settleInits);
+  free(o);
+  free(settleTypes);
+  free(inits);
+  free(outerTypes);
+  free(betweenTypes);
+  free(results);
+  free(beforeArgs);
+  free(r.liveTypes);
+  free(r.argTypes);
+  free(r.fwdTypes);
+  for (size_t i = 0; i < sizeof(owned) / sizeof(owned[0]); ++i)
+    free(owned[i]);
+  return ok;
+}
