@@ -11,16 +11,18 @@
 // inside the loop; a prologue with a hoisted bias load and per-thread
 // values the loop and the epilogue read; an epilogue that combines them.
 // examples/raymarch.mlir is the ray marcher the option is for.
+// With --param coopvec_run_target (vulkan.test) the lines with a CPU
+// --pipeline are left out and the others run on that target.
 
-// RUN: coopvec-run %s --entry=trips --batch=1 --random --seed=301 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS
-// RUN: coopvec-run %s --entry=trips --batch=7 --random --seed=302 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS
-// RUN: coopvec-run %s --entry=trips --batch=33 --random --seed=303 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true lanes=4})' | FileCheck %s --check-prefix=TRIPS
-// RUN: coopvec-run %s --entry=trips --batch=1029 --random --seed=304 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS
-// RUN: coopvec-run %s --entry=trips --batch=4099 --random --seed=305 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS
-// RUN: coopvec-run %s --entry=trips --batch=4099 --threads=2 --random --seed=306 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS
-// RUN: coopvec-run %s --entry=trips --batch=1029 --threads=2 --random --seed=307 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true reduce-mode=local})' | FileCheck %s --check-prefix=TRIPS
-// RUN: coopvec-run %s --entry=trips --batch=33 --random --seed=308 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=false})' | FileCheck %s --check-prefix=TRIPS
-// RUN: coopvec-run %s --entry=trips --batch=4099 --threads=2 --random --seed=309 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=false})' | FileCheck %s --check-prefix=TRIPS
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=1 --random --seed=301 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=7 --random --seed=302 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=33 --random --seed=303 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true lanes=4})' | FileCheck %s --check-prefix=TRIPS %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=1029 --random --seed=304 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=4099 --random --seed=305 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=4099 --threads=2 --random --seed=306 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=1029 --threads=2 --random --seed=307 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true reduce-mode=local})' | FileCheck %s --check-prefix=TRIPS %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=33 --random --seed=308 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=false})' | FileCheck %s --check-prefix=TRIPS %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=4099 --threads=2 --random --seed=309 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=false})' | FileCheck %s --check-prefix=TRIPS %}
 // RUN: coopvec-run %s --entry=trips --batch=1029 --random --seed=310 --check | FileCheck %s --check-prefix=TRIPS
 // TRIPS:      result 0: max abs error {{.*}}: PASS
 // TRIPS-NEXT: result 1: max abs error {{.*}}: PASS
@@ -28,10 +30,10 @@
 // TRIPS-NEXT: {{^PASS$}}
 
 // The ray marcher, on and off, 1 and 2 host threads.
-// RUN: coopvec-run %S/../../../examples/raymarch.mlir --entry=raymarch --batch=1 --random --seed=311 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=RAY
-// RUN: coopvec-run %S/../../../examples/raymarch.mlir --entry=raymarch --batch=33 --random --seed=312 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=RAY
-// RUN: coopvec-run %S/../../../examples/raymarch.mlir --entry=raymarch --batch=4099 --threads=2 --random --seed=313 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=RAY
-// RUN: coopvec-run %S/../../../examples/raymarch.mlir --entry=raymarch --batch=1029 --threads=2 --random --seed=314 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=false})' | FileCheck %s --check-prefix=RAY
+// RUN: %if !coopvec-run-target %{ coopvec-run %S/../../../examples/raymarch.mlir --entry=raymarch --batch=1 --random --seed=311 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=RAY %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %S/../../../examples/raymarch.mlir --entry=raymarch --batch=33 --random --seed=312 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=RAY %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %S/../../../examples/raymarch.mlir --entry=raymarch --batch=4099 --threads=2 --random --seed=313 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=RAY %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %S/../../../examples/raymarch.mlir --entry=raymarch --batch=1029 --threads=2 --random --seed=314 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=false})' | FileCheck %s --check-prefix=RAY %}
 // RAY:      result 0: max abs error {{.*}}: PASS
 // RAY-NEXT: {{^PASS$}}
 
