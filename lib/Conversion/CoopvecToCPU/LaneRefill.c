@@ -506,74 +506,90 @@ static MlirBlock regionBlock(MlirOperation op, intptr_t region) {
 /// Settle state layout: ids, eval, stays, next, live, args, fwd.
 enum { S_IDS, S_EVAL, S_STAYS, S_NEXT, S_LIVE };
 
-/// The body of the settle loop's before region (`block`, arguments in the
-/// settle layout): see the file comment.
-static bool buildSettleStep(Refill *r, MlirBlock block) {
+/// One settle step's values: the block arguments (settle layout), the
+/// loop's before-region arguments and results, and what the step makes.
+typedef struct Settle {
+  MlirValue *s; // the settle block's arguments
+  MlirValue ids, eval, stays, next, *live, *args, *fwd;
+  intptr_t numBeforeArgs, numResults;
+  MlirValue *beforeArgs, *results;
+  MlirValue *forwarded; // the condition's values for the lanes in `eval`
+  MlirValue go;         // the condition, for the lanes in `eval`
+} Settle;
+
+/// The loop's condition (its before region) for the lanes in `eval`.
+static bool settleCondition(Refill *r, Settle *t, CoopvecBuilder b) {
   CoopvecPerThread *p = r->p;
-  MlirLocation loc = mlirOperationGetLocation(r->loop);
-  MlirValue *s = blockArgs(block);
-  MlirValue ids = s[S_IDS], eval = s[S_EVAL], stays = s[S_STAYS];
-  MlirValue next = s[S_NEXT];
-  MlirValue *live = s + S_LIVE, *args = live + r->nLive, *fwd = args + r->nArgs;
-  CoopvecBuilder b = coopvecBuilderAtEnd(block, loc);
   MlirBlock before = regionBlock(r->loop, 0);
-  intptr_t numBeforeArgs = mlirBlockGetNumArguments(before);
-  MlirValue *beforeArgs = blockArgs(before);
-  MlirValue *results = loopResults(r->loop);
-  intptr_t numResults = mlirOperationGetNumResults(r->loop);
-  // The loop's condition for the lanes in `eval`.
-  setScope(r, b, eval, ids);
-  coopvecMapLoweredValues(p, r->numLive, r->live, live);
-  coopvecMapLoweredValues(p, numBeforeArgs, beforeArgs, args);
+  setScope(r, b, t->eval, t->ids);
+  coopvecMapLoweredValues(p, r->numLive, r->live, t->live);
+  coopvecMapLoweredValues(p, t->numBeforeArgs, t->beforeArgs, t->args);
   bool ok = coopvecLowerNestedBlock(p, before);
   MlirOperation condition = mlirBlockGetTerminator(before);
-  MlirValue *forwarded = values(r->nFwd);
-  MlirValue go = eval;
+  t->forwarded = values(r->nFwd);
+  t->go = t->eval;
   if (ok) {
     MlirValue *operands = loopOperands(condition, 1);
-    coopvecLoweredValues(p, numResults, operands, results, forwarded);
+    coopvecLoweredValues(p, t->numResults, operands, t->results, t->forwarded);
     free(operands);
-    go = coopvecVaryingOperand(p, mlirOperationGetOperand(condition, 0));
+    t->go = coopvecVaryingOperand(p, mlirOperationGetOperand(condition, 0));
   }
-  b = p->body;
-  MlirValue staysNow = coopvecBuildBinaryOp(&b, "arith.andi", eval, go);
-  MlirValue leaves =
-      coopvecBuildBinaryOp(&b, "arith.andi", eval, notMask(r, &b, go));
-  MlirValue newStays = coopvecBuildBinaryOp(&b, "arith.ori", stays, staysNow);
-  MlirValue *newFwd = values(r->nFwd);
-  selectValues(&b, staysNow, r->nFwd, forwarded, fwd, newFwd);
-  // The epilogue of the threads that leave.
-  CoopvecIf done = coopvecBuildIf(&b, anyOf(r, &b, leaves));
-  setScope(r, done.then, leaves, ids);
-  coopvecMapLoweredValues(p, numResults, results, forwarded);
-  ok = ok && lowerTopLevel(r, r->epilogue, r->numEpilogue, NULL, 0);
+  return ok;
+}
+
+/// The epilogue of the threads in `leaves`, their results scattered to
+/// their rows.
+static bool settleEpilogue(Refill *r, Settle *t, CoopvecBuilder *b,
+                           MlirValue leaves) {
+  CoopvecPerThread *p = r->p;
+  CoopvecIf done = coopvecBuildIf(b, anyOf(r, b, leaves));
+  setScope(r, done.then, leaves, t->ids);
+  coopvecMapLoweredValues(p, t->numResults, t->results, t->forwarded);
+  bool ok = lowerTopLevel(r, r->epilogue, r->numEpilogue, NULL, 0);
   if (ok)
-    scatterResults(r, &p->body, ids, leaves);
+    scatterResults(r, &p->body, t->ids, leaves);
   coopvecFinishIf(&done);
-  // The next threads for the free lanes.
-  MlirValue freeLanes = notMask(r, &b, newStays);
+  return ok;
+}
+
+/// The next unstarted threads for the lanes not in `stays`: `newIds`
+/// (next + the lane's exclusive prefix count of free lanes), `started`
+/// (those below n) and `newNext`.
+static void nextThreads(Refill *r, Settle *t, CoopvecBuilder *b,
+                        MlirValue stays, MlirValue *newIds, MlirValue *started,
+                        MlirValue *newNext) {
+  CoopvecPerThread *p = r->p;
+  MlirValue freeLanes = notMask(r, b, stays);
   int64_t lanes = r->l->lanes;
   MlirType i32 = mlirIntegerTypeGet(p->ctx, 32);
   MlirType countType = mlirVectorTypeGet(1, &lanes, i32);
-  MlirValue ones = coopvecBuildCast1(&b, "arith.extui", freeLanes, countType);
-  MlirValue inclusive = prefixSum(r, &b, ones);
-  MlirValue exclusive = coopvecBuildBinaryOp(&b, "arith.subi", inclusive, ones);
-  MlirValue total = coopvecBuildCast1(
-      &b, "arith.index_cast", coopvecBuildExtract(&b, inclusive, lanes - 1),
-      p->index);
+  MlirValue ones = coopvecBuildCast1(b, "arith.extui", freeLanes, countType);
+  MlirValue inclusive = prefixSum(r, b, ones);
+  MlirValue exclusive = coopvecBuildBinaryOp(b, "arith.subi", inclusive, ones);
+  MlirValue total =
+      coopvecBuildCast1(b, "arith.index_cast",
+                        coopvecBuildExtract(b, inclusive, lanes - 1), p->index);
   MlirValue n = mlirBlockGetArgument(r->l->entryBlock, 0);
-  MlirValue newIds = coopvecBuildBinaryOp(
-      &b, "arith.addi", coopvecBuildBroadcast(&b, next, r->idsType),
-      coopvecBuildCast1(&b, "arith.index_cast", exclusive, r->idsType));
-  MlirValue started = coopvecBuildBinaryOp(
-      &b, "arith.andi", freeLanes,
-      coopvecBuildCmpI(&b, COOPVEC_CMPI_SLT, newIds,
-                       coopvecBuildBroadcast(&b, n, r->idsType)));
-  MlirValue newNext = coopvecBuildBinaryOp(
-      &b, "arith.minsi", coopvecBuildBinaryOp(&b, "arith.addi", next, total),
+  *newIds = coopvecBuildBinaryOp(
+      b, "arith.addi", coopvecBuildBroadcast(b, t->next, r->idsType),
+      coopvecBuildCast1(b, "arith.index_cast", exclusive, r->idsType));
+  *started = coopvecBuildBinaryOp(
+      b, "arith.andi", freeLanes,
+      coopvecBuildCmpI(b, COOPVEC_CMPI_SLT, *newIds,
+                       coopvecBuildBroadcast(b, n, r->idsType)));
+  *newNext = coopvecBuildBinaryOp(
+      b, "arith.minsi", coopvecBuildBinaryOp(b, "arith.addi", t->next, total),
       n);
-  MlirValue anyStarted = anyOf(r, &b, started);
-  // Their prologue.
+}
+
+/// The prologue of the threads in `started` (at `newIds`), under `scf.if
+/// any(started)`: the carried live values and loop arguments, theirs for
+/// those lanes and kept for the others. Returns the if op (its results are
+/// the new state) or a null op on failure.
+static MlirOperation refillPrologue(Refill *r, Settle *t, CoopvecBuilder *b,
+                                    MlirValue started, MlirValue newIds,
+                                    MlirValue anyStarted, bool *ok) {
+  CoopvecPerThread *p = r->p;
   intptr_t numState = r->nLive + r->nArgs;
   MlirType *stateTypes = types(numState);
   memcpy(stateTypes, r->liveTypes, sizeof(MlirType) * (size_t)r->nLive);
@@ -581,7 +597,7 @@ static bool buildSettleStep(Refill *r, MlirBlock block) {
     memcpy(stateTypes + r->nLive, r->argTypes,
            sizeof(MlirType) * (size_t)r->nArgs);
   CoopvecIfElse refill =
-      coopvecBuildIfElse(&b, anyStarted, numState, stateTypes);
+      coopvecBuildIfElse(b, anyStarted, numState, stateTypes);
   setScope(r, refill.then, started, newIds);
   // The prologue defines its values anew: their mappings to the block
   // arguments (above) must not be read there.
@@ -596,44 +612,79 @@ static bool buildSettleStep(Refill *r, MlirBlock block) {
                    mlirBlockGetArgument(r->l->entryBlock, 1 + index), newIds,
                    started);
   }
-  ok = ok && lowerTopLevel(r, r->prologue, r->numPrologue, r->hoisted, 0);
+  *ok = *ok && lowerTopLevel(r, r->prologue, r->numPrologue, r->hoisted, 0);
   MlirValue *fresh = values(numState), *kept = values(numState);
   MlirValue *merged = values(numState);
-  copyValues(kept, live, r->nLive);
-  copyValues(kept + r->nLive, args, r->nArgs);
-  if (ok) {
+  copyValues(kept, t->live, r->nLive);
+  copyValues(kept + r->nLive, t->args, r->nArgs);
+  if (*ok) {
     coopvecLoweredValues(p, r->numLive, r->live, r->live, fresh);
     MlirValue *inits = loopOperands(r->loop, 0);
-    coopvecLoweredValues(p, numBeforeArgs, inits, beforeArgs, fresh + r->nLive);
+    coopvecLoweredValues(p, t->numBeforeArgs, inits, t->beforeArgs,
+                         fresh + r->nLive);
     free(inits);
   } else {
     copyValues(fresh, kept, numState);
   }
   selectValues(&p->body, started, numState, fresh, kept, merged);
   coopvecFinishIfElse(&refill, merged, kept);
-  MlirValue *state = values(4 + numState + r->nFwd + 1);
-  state[S_IDS] = coopvecBuildSelect(&b, started, newIds, ids);
-  state[S_EVAL] = started;
-  state[S_STAYS] = newStays;
-  state[S_NEXT] = newNext;
-  for (intptr_t i = 0; i < numState; ++i)
-    state[S_LIVE + i] = mlirOperationGetResult(refill.op, i);
-  copyValues(state + S_LIVE + numState, newFwd, r->nFwd);
-  MlirValue *withCondition = values(5 + numState + r->nFwd);
-  withCondition[0] = anyStarted;
-  copyValues(withCondition + 1, state, 4 + numState + r->nFwd);
-  terminate(&b, "scf.condition", 5 + numState + r->nFwd, withCondition);
-  free(withCondition);
-  free(state);
   free(merged);
   free(kept);
   free(fresh);
   free(stateTypes);
+  return refill.op;
+}
+
+/// The body of the settle loop's before region (`block`, arguments in the
+/// settle layout): see the file comment.
+static bool buildSettleStep(Refill *r, MlirBlock block) {
+  Settle t = {.s = blockArgs(block)};
+  t.ids = t.s[S_IDS];
+  t.eval = t.s[S_EVAL];
+  t.stays = t.s[S_STAYS];
+  t.next = t.s[S_NEXT];
+  t.live = t.s + S_LIVE;
+  t.args = t.live + r->nLive;
+  t.fwd = t.args + r->nArgs;
+  MlirBlock before = regionBlock(r->loop, 0);
+  t.numBeforeArgs = mlirBlockGetNumArguments(before);
+  t.beforeArgs = blockArgs(before);
+  t.results = loopResults(r->loop);
+  t.numResults = mlirOperationGetNumResults(r->loop);
+  bool ok = settleCondition(
+      r, &t, coopvecBuilderAtEnd(block, mlirOperationGetLocation(r->loop)));
+  CoopvecBuilder b = r->p->body;
+  MlirValue staysNow = coopvecBuildBinaryOp(&b, "arith.andi", t.eval, t.go);
+  MlirValue leaves =
+      coopvecBuildBinaryOp(&b, "arith.andi", t.eval, notMask(r, &b, t.go));
+  MlirValue newStays = coopvecBuildBinaryOp(&b, "arith.ori", t.stays, staysNow);
+  MlirValue *newFwd = values(r->nFwd);
+  selectValues(&b, staysNow, r->nFwd, t.forwarded, t.fwd, newFwd);
+  ok = ok && settleEpilogue(r, &t, &b, leaves);
+  MlirValue newIds, started, newNext;
+  nextThreads(r, &t, &b, newStays, &newIds, &started, &newNext);
+  MlirValue anyStarted = anyOf(r, &b, started);
+  MlirOperation refill =
+      refillPrologue(r, &t, &b, started, newIds, anyStarted, &ok);
+  intptr_t numState = r->nLive + r->nArgs;
+  intptr_t numCarried = 4 + numState + r->nFwd;
+  MlirValue *withCondition = values(1 + numCarried);
+  MlirValue *state = withCondition + 1;
+  withCondition[0] = anyStarted;
+  state[S_IDS] = coopvecBuildSelect(&b, started, newIds, t.ids);
+  state[S_EVAL] = started;
+  state[S_STAYS] = newStays;
+  state[S_NEXT] = newNext;
+  for (intptr_t i = 0; i < numState; ++i)
+    state[S_LIVE + i] = mlirOperationGetResult(refill, i);
+  copyValues(state + S_LIVE + numState, newFwd, r->nFwd);
+  terminate(&b, "scf.condition", 1 + numCarried, withCondition);
+  free(withCondition);
   free(newFwd);
-  free(forwarded);
-  free(results);
-  free(beforeArgs);
-  free(s);
+  free(t.forwarded);
+  free(t.results);
+  free(t.beforeArgs);
+  free(t.s);
   return ok;
 }
 
