@@ -460,6 +460,7 @@ static bool differentiate(MlirOperation module, MlirOperation func,
   }
   if (ok) {
     returnGradients(&ad, inputGradients);
+    coopvecADDropUnusedSnapshots(&ad);
     eraseDeadCodeIn(ad.body);
   } else {
     mlirOperationDestroy(grad);

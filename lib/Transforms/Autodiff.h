@@ -13,6 +13,7 @@
 //   AutodiffControlFlow.c  the reverse of scf.if, index_switch and for
 //   AutodiffWhile.c        the reverse of scf.while
 //   AutodiffLocalArrays.c  adjoint arrays of local arrays
+//   AutodiffSnapshots.c    snapshots of local arrays around control flow
 //
 // A vec's adjoint has its type, a builtin vector's (from to_vector) is the
 // vec of the same shape, and a per-thread scalar's (an element of unpack,
@@ -53,6 +54,18 @@ typedef struct CoopvecADConstant {
   MlirBlock block; // where it is built
 } CoopvecADConstant;
 
+/// A snapshot of a local array for one region op of @NAME
+/// (AutodiffSnapshots.c): `copy` holds the array as it was when the op was
+/// last recomputed; `copies` are the ops that filled it.
+typedef struct CoopvecADSnapshot {
+  MlirOperation region; // the forward scf.if / index_switch / for / while
+  MlirValue array;      // the forward local array
+  MlirValue copy;       // a memref.alloca at @NAME_grad's entry
+  MlirOperation *copies;
+  intptr_t numCopies, copiesCapacity;
+  bool restored; // some reverse reads it back (else it is dropped)
+} CoopvecADSnapshot;
+
 typedef struct CoopvecAutodiff {
   MlirContext ctx;
   MlirOperation forward;   // @NAME
@@ -65,7 +78,10 @@ typedef struct CoopvecAutodiff {
   intptr_t numValues, valuesCapacity;
   CoopvecADConstant *constants;
   intptr_t numConstants, constantsCapacity;
-  int regionDepth; // region-op nesting of the op being analyzed
+  CoopvecADSnapshot *snapshots;
+  intptr_t numSnapshots, snapshotsCapacity;
+  intptr_t numVariedArrays; // local arrays found varied so far (fixpoints)
+  int stateDepth; // >0 while recomputing a loop's state: no snapshots
 } CoopvecAutodiff;
 
 //===----------------------------------------------------------------------===//
@@ -163,6 +179,27 @@ bool coopvecADIsLocalAccess(CoopvecAutodiff *ad, MlirOperation op);
 /// The reverse of such an access (`dy`: the adjoint of a load's result).
 void coopvecADBackwardLocalAccess(CoopvecAutodiff *ad, MlirOperation op,
                                   MlirValue dy);
+/// The adjoint array of the varied local array `array`, made (zero) at the
+/// builder's point on first use.
+MlirValue coopvecADAdjointArray(CoopvecAutodiff *ad, MlirValue array);
+
+//===----------------------------------------------------------------------===//
+// AutodiffSnapshots.c
+//===----------------------------------------------------------------------===//
+
+/// Copies, before the region op `op` is recomputed at the end of `block`,
+/// every local array defined outside `op` that it accesses.
+void coopvecADTakeSnapshots(CoopvecAutodiff *ad, MlirOperation op,
+                            MlirBlock block);
+/// Copies those arrays back (at the builder's point), so that a
+/// recomputation of `op` reads what the forward read.
+void coopvecADRestoreSnapshots(CoopvecAutodiff *ad, MlirOperation op);
+/// Whether the region op `op` accesses a varied local array; if so, the
+/// adjoint arrays of the ones it accesses are made (at the builder's
+/// point) and `op` must be reversed even when its results have no adjoint.
+bool coopvecADPrepareAdjointArrays(CoopvecAutodiff *ad, MlirOperation op);
+/// Erases the snapshots no reverse reads back.
+void coopvecADDropUnusedSnapshots(CoopvecAutodiff *ad);
 
 //===----------------------------------------------------------------------===//
 // Autodiff.c

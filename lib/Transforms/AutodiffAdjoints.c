@@ -37,6 +37,9 @@ void coopvecADFree(CoopvecAutodiff *ad) {
   coopvecPointerMapFree(&ad->index);
   free(ad->values);
   free(ad->constants);
+  for (intptr_t s = 0; s < ad->numSnapshots; ++s)
+    free(ad->snapshots[s].copies);
+  free(ad->snapshots);
   memset(ad, 0, sizeof(*ad));
 }
 

@@ -358,7 +358,10 @@ static bool reverseIteration(CoopvecAutodiff *ad, MlirOperation op,
   MlirValue k = intOp(ad, "arith.subi",
                       intOp(ad, "arith.subi", n, intConstant(ad, type, 1)),
                       loop->inductionVar);
+  coopvecADRestoreSnapshots(ad, op); // the local arrays at the loop's entry
+  ++ad->stateDepth;
   recomputeState(ad, op, k, slots->state);
+  --ad->stateDepth;
   MlirValue lb = coopvecADClone(ad, mlirOperationGetOperand(op, 0));
   MlirValue step = coopvecADClone(ad, mlirOperationGetOperand(op, 2));
   MlirValue iv = intOp(ad, "arith.addi", lb, intOp(ad, "arith.muli", k, step));

@@ -177,11 +177,12 @@ static bool isLocalLoad(CoopvecAutodiff *ad, MlirOperation op) {
 
 /// memref.store / load on a local array (docs/autodiff.md, "Local
 /// arrays"): a store of a varied value makes the array varied, and loads
-/// from it are then varied. Accesses to such an array inside an scf.if,
-/// index_switch, for or while are refused: the reverse branch or iteration
-/// recomputes its forward region, and its stores would change the array
-/// under the reverse sweep. Returns false
-/// after an error; sets `*handled` when the op is such an access.
+/// from it are then varied. Accesses inside control flow are reversed
+/// with snapshots (AutodiffSnapshots.c), but the array must be allocated
+/// at the function's top level: one allocated in a region is a new, zero
+/// array at each execution, and its one adjoint array would carry
+/// adjoints from one execution into the previous. Returns false after an
+/// error; sets `*handled` when the op is such an access.
 static bool checkLocalAccess(CoopvecAutodiff *ad, MlirOperation op,
                              bool *handled) {
   *handled = false;
@@ -196,17 +197,23 @@ static bool checkLocalAccess(CoopvecAutodiff *ad, MlirOperation op,
   *handled = variedStore || isLocalLoad(ad, op);
   if (!*handled)
     return true;
-  if (ad->regionDepth > 0) {
+  MlirOperation alloca = mlirOpResultGetOwner(array);
+  if (!mlirOperationEqual(mlirOperationGetParentOperation(alloca),
+                          ad->forward)) {
     coopvecEmitOpError(op, "accesses a local array that holds values of the "
-                           "differentiated inputs inside control flow (scf.if, "
-                           "scf.index_switch, scf.for, scf.while); "
-                           "coopvec-autodiff differentiates such "
-                           "arrays in straight-line code only");
+                           "differentiated inputs and is allocated inside "
+                           "control flow (scf.if, scf.index_switch, scf.for, "
+                           "scf.while); coopvec-autodiff differentiates such "
+                           "arrays when their memref.alloca is at the "
+                           "function's top level");
     return false;
   }
-  if (store)
-    coopvecADEntry(ad, array)->varied |=
-        coopvecADIsVaried(ad, mlirOperationGetOperand(op, 0));
+  CoopvecADValue *entry = coopvecADEntry(ad, array);
+  if (store && !entry->varied &&
+      coopvecADIsVaried(ad, mlirOperationGetOperand(op, 0))) {
+    entry->varied = true;
+    ++ad->numVariedArrays; // a loop's loads before it are now varied too
+  }
   return true;
 }
 
@@ -323,11 +330,9 @@ static bool analyzeRegion(CoopvecAutodiff *ad, MlirRegion region) {
 /// An scf.if: its branches are analyzed; result j is varied when either
 /// branch yields a varied value as j (the condition, an i1, is not).
 static bool analyzeIf(CoopvecAutodiff *ad, MlirOperation op) {
-  ++ad->regionDepth;
   bool ok = true;
   for (intptr_t r = 0; ok && r < mlirOperationGetNumRegions(op); ++r)
     ok = analyzeRegion(ad, mlirOperationGetRegion(op, r));
-  --ad->regionDepth;
   if (!ok)
     return false;
   for (intptr_t j = 0; j < mlirOperationGetNumResults(op); ++j) {
@@ -344,7 +349,9 @@ static bool analyzeIf(CoopvecAutodiff *ad, MlirOperation op) {
 
 /// An scf.for: iter_arg j is varied when its init is or when the body
 /// yields a varied value as j (found by re-analyzing the body until
-/// nothing changes); result j is varied with iter_arg j.
+/// nothing changes, local arrays included: a load of what a later store
+/// of the body keeps for the next iteration); result j is varied with
+/// iter_arg j.
 static bool analyzeFor(CoopvecAutodiff *ad, MlirOperation op) {
   MlirBlock body = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   MlirOperation yield = mlirBlockGetTerminator(body);
@@ -354,12 +361,10 @@ static bool analyzeFor(CoopvecAutodiff *ad, MlirOperation op) {
         coopvecADIsVaried(ad, mlirOperationGetOperand(op, 3 + j));
   bool changed = true;
   while (changed) {
-    ++ad->regionDepth;
-    bool ok = analyzeRegion(ad, mlirOperationGetRegion(op, 0));
-    --ad->regionDepth;
-    if (!ok)
+    intptr_t arrays = ad->numVariedArrays;
+    if (!analyzeRegion(ad, mlirOperationGetRegion(op, 0)))
       return false;
-    changed = false;
+    changed = arrays != ad->numVariedArrays;
     for (intptr_t j = 0; j < numArgs; ++j) {
       CoopvecADValue *arg =
           coopvecADEntry(ad, mlirBlockGetArgument(body, 1 + j));
@@ -377,7 +382,7 @@ static bool analyzeFor(CoopvecAutodiff *ad, MlirOperation op) {
 /// An scf.while: the state (before's arguments) is varied when its init
 /// is or when `after` yields a varied value as it; after's arguments and
 /// the results are varied with the values scf.condition forwards. Both
-/// regions are re-analyzed until nothing changes.
+/// regions are re-analyzed until nothing changes (local arrays included).
 static bool analyzeWhile(CoopvecAutodiff *ad, MlirOperation op) {
   MlirBlock before = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 0));
   MlirBlock after = mlirRegionGetFirstBlock(mlirOperationGetRegion(op, 1));
@@ -388,16 +393,15 @@ static bool analyzeWhile(CoopvecAutodiff *ad, MlirOperation op) {
         coopvecADIsVaried(ad, mlirOperationGetOperand(op, j));
   bool changed = true;
   while (changed) {
-    ++ad->regionDepth;
+    intptr_t arrays = ad->numVariedArrays;
     bool ok = analyzeRegion(ad, mlirOperationGetRegion(op, 0));
     for (intptr_t j = 0; ok && j < mlirOperationGetNumResults(op); ++j)
       coopvecADEntry(ad, mlirBlockGetArgument(after, j))->varied =
           coopvecADIsVaried(ad, mlirOperationGetOperand(condition, 1 + j));
     ok = ok && analyzeRegion(ad, mlirOperationGetRegion(op, 1));
-    --ad->regionDepth;
     if (!ok)
       return false;
-    changed = false;
+    changed = arrays != ad->numVariedArrays;
     for (intptr_t j = 0; j < mlirOperationGetNumOperands(op); ++j) {
       CoopvecADValue *arg = coopvecADEntry(ad, mlirBlockGetArgument(before, j));
       if (!arg->varied &&
@@ -481,9 +485,14 @@ void coopvecADCloneOps(CoopvecAutodiff *ad, MlirBlock from, MlirBlock to) {
   MlirOperation terminator = mlirBlockGetTerminator(from);
   for (MlirOperation op = mlirBlockGetFirstOperation(from);
        !mlirOperationEqual(op, terminator);
-       op = mlirOperationGetNextInBlock(op))
-    if (!isWrite(coopvecLookupOp(op)))
-      cloneOp(ad, op, to);
+       op = mlirOperationGetNextInBlock(op)) {
+    if (isWrite(coopvecLookupOp(op)))
+      continue;
+    // Its reverse will recompute it from the local arrays as they are now.
+    if (mlirOperationGetNumRegions(op) > 0)
+      coopvecADTakeSnapshots(ad, op, to);
+    cloneOp(ad, op, to);
+  }
 }
 
 bool coopvecADCloneForward(CoopvecAutodiff *ad) {

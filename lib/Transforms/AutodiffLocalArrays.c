@@ -12,7 +12,9 @@
 //                                       further uses)
 //
 // The forward's loads and stores are recomputed in order by the clone of
-// the body, so the rules read the values the forward read.
+// the body, so the rules read the values the forward read; inside control
+// flow, snapshots make the recomputations read them too
+// (AutodiffSnapshots.c).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,8 +40,7 @@ bool coopvecADIsLocalAccess(CoopvecAutodiff *ad, MlirOperation op) {
   return coopvecADIsLocalArray(memref) && coopvecADIsVaried(ad, memref);
 }
 
-/// The adjoint array of the local array `array`, made on first use.
-static MlirValue adjointArray(CoopvecAutodiff *ad, MlirValue array) {
+MlirValue coopvecADAdjointArray(CoopvecAutodiff *ad, MlirValue array) {
   CoopvecADValue *entry = coopvecADEntry(ad, array);
   if (mlirValueIsNull(entry->gradient)) {
     MlirOperation alloca = mlirOperationClone(mlirOpResultGetOwner(array));
@@ -83,13 +84,15 @@ void coopvecADBackwardLocalAccess(CoopvecAutodiff *ad, MlirOperation op,
   if (!store) {
     if (mlirValueIsNull(dy))
       return;
-    MlirValue adjoint = adjointArray(ad, array);
+    MlirValue adjoint = coopvecADAdjointArray(ad, array);
     MlirValue old = accessAt(ad, op, 1, adjoint, (MlirValue){NULL});
     MlirValue sum = coopvecBuildBinaryOp(&ad->b, "arith.addf", old, dy);
     accessAt(ad, op, 1, adjoint, sum);
     return;
   }
-  // Before any reverse load the adjoint array is zero: nothing flows.
+  // Before any reverse load the adjoint array is zero: nothing flows. (A
+  // region op accessing the array makes it before its reverse,
+  // AutodiffSnapshots.c, since a loop's reverse revisits its stores.)
   MlirValue adjoint = coopvecADEntry(ad, array)->gradient;
   if (mlirValueIsNull(adjoint))
     return;

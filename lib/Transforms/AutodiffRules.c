@@ -330,6 +330,25 @@ static bool backwardData(CoopvecAutodiff *ad, MlirOperation op, CoopvecOpId id,
   }
 }
 
+/// scf.if, index_switch, for and while. One that stores into a varied
+/// local array is reversed even when no adjoint reaches its results: the
+/// adjoints of the stored values flow out of the adjoint array. The
+/// branches are recomputed from the arrays as they were at the forward
+/// op (AutodiffSnapshots.c; the loops restore them once per iteration).
+static bool backwardRegionOp(CoopvecAutodiff *ad, MlirOperation op,
+                             MlirValue dy) {
+  if (!coopvecADPrepareAdjointArrays(ad, op) && mlirValueIsNull(dy))
+    return true; // no gradient reaches the op
+  if (coopvecOpIsNamed(op, "scf.for"))
+    return coopvecADBackwardFor(ad, op);
+  if (coopvecOpIsNamed(op, "scf.while"))
+    return coopvecADBackwardWhile(ad, op);
+  coopvecADRestoreSnapshots(ad, op);
+  if (coopvecOpIsNamed(op, "scf.if"))
+    return coopvecADBackwardIf(ad, op);
+  return coopvecADBackwardSwitch(ad, op);
+}
+
 bool coopvecADBackward(CoopvecAutodiff *ad, MlirOperation op) {
   const CoopvecOpInfo *info = coopvecLookupOp(op);
   MlirValue dy = resultAdjoint(ad, op);
@@ -340,16 +359,10 @@ bool coopvecADBackward(CoopvecAutodiff *ad, MlirOperation op) {
     coopvecADBackwardLocalAccess(ad, op, dy);
     return true;
   }
+  if (mlirOperationGetNumRegions(op) > 0)
+    return backwardRegionOp(ad, op, dy);
   if (mlirValueIsNull(dy))
     return true; // no gradient reaches the op
-  if (coopvecOpIsNamed(op, "scf.if"))
-    return coopvecADBackwardIf(ad, op);
-  if (coopvecOpIsNamed(op, "scf.for"))
-    return coopvecADBackwardFor(ad, op);
-  if (coopvecOpIsNamed(op, "scf.index_switch"))
-    return coopvecADBackwardSwitch(ad, op);
-  if (coopvecOpIsNamed(op, "scf.while"))
-    return coopvecADBackwardWhile(ad, op);
   if (!info && coopvecOpIsNamed(op, "memref.load")) {
     backwardGather(ad, op, dy);
     return true;

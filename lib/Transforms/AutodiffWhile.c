@@ -171,6 +171,7 @@ static MlirValue countIterations(CoopvecAutodiff *ad, MlirOperation op,
 static void recomputeState(CoopvecAutodiff *ad, MlirOperation op, MlirValue k,
                            MlirValue *s, MlirValue *x) {
   intptr_t numArgs = mlirOperationGetNumOperands(op);
+  ++ad->stateDepth; // nothing in it is reversed: no snapshots
   for (intptr_t j = 0; j < numArgs; ++j)
     s[j] = coopvecADClone(ad, mlirOperationGetOperand(op, j));
   CoopvecLoop loop =
@@ -187,6 +188,7 @@ static void recomputeState(CoopvecAutodiff *ad, MlirOperation op, MlirValue k,
   ad->b = outer;
   for (intptr_t j = 0; j < numArgs; ++j)
     s[j] = mlirOperationGetResult(loop.op, j);
+  --ad->stateDepth;
 }
 
 /// The positions of the varied arguments of `before` (the state).
@@ -238,6 +240,7 @@ static bool reverseLastBefore(CoopvecAutodiff *ad, MlirOperation op,
                               MlirValue n, WhileSlots *slots) {
   for (intptr_t j = 0; j < mlirOperationGetNumResults(op); ++j)
     slots->dx[j] = coopvecADAdjoint(ad, mlirOperationGetResult(op, j));
+  coopvecADRestoreSnapshots(ad, op);
   recomputeState(ad, op, n, slots->s, slots->x);
   recomputeBefore(ad, op, slots->s, slots->x);
   if (!reverseBefore(ad, op, slots->dx))
@@ -255,6 +258,7 @@ static bool reverseIteration(CoopvecAutodiff *ad, MlirOperation op,
   MlirValue k = coopvecBuildBinaryOp(
       &ad->b, "arith.subi", coopvecBuildBinaryOp(&ad->b, "arith.subi", n, one),
       loop->inductionVar);
+  coopvecADRestoreSnapshots(ad, op); // the local arrays at the loop's entry
   recomputeState(ad, op, k, slots->s, slots->x);
   recomputeBefore(ad, op, slots->s, slots->x);
   recomputeAfter(ad, op, slots->x, slots->s);
@@ -311,7 +315,12 @@ bool coopvecADBackwardWhile(CoopvecAutodiff *ad, MlirOperation op) {
   if (!slots.varied || !slots.carried || !slots.s || !slots.x || !slots.dx)
     abort();
   slots.numVaried = variedState(ad, op, slots.varied);
+  // Counting reruns the loop: from the local arrays at its entry, and
+  // without snapshots (nothing in it is reversed).
+  coopvecADRestoreSnapshots(ad, op);
+  ++ad->stateDepth;
   MlirValue n = countIterations(ad, op, slots.x, slots.s);
+  --ad->stateDepth;
   forgetRegions(ad, op);
   bool ok =
       reverseLastBefore(ad, op, n, &slots) && reverseLoop(ad, op, n, &slots);
