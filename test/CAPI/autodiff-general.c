@@ -497,6 +497,132 @@ static const ScalarBody scalarBodies[] = {
      "  default {\n    %ex = math.exp $a : $T\n"
      "    %m = arith.mulf %ex, $c : $T\n    scf.yield %m : $T\n  }",
      NULL, -2, 2, false, false},
+    // Local arrays inside control flow (docs/autodiff.md, "Local arrays
+    // in control flow"): the reverse recomputes each branch / iteration
+    // from snapshots of the array. All share the prologue: n =
+    // fptosi(|4 $c|) (0 to 8, per thread), %arr = (sin $a, $b, 0, 0).
+#define LOCAL_PROLOGUE                                                         \
+  "%k4 = arith.constant 4.0 : $T\n  %q = arith.mulf $c, %k4 : $T\n"            \
+  "  %qa = math.absf %q : $T\n  %ni = arith.fptosi %qa : $T to i32\n"          \
+  "  %n = arith.index_cast %ni : i32 to index\n"                               \
+  "  %i0 = arith.constant 0 : index\n  %i1 = arith.constant 1 : index\n"       \
+  "  %i2 = arith.constant 2 : index\n  %i3 = arith.constant 3 : index\n"       \
+  "  %m3 = arith.constant 3 : i32\n"                                           \
+  "  %arr = memref.alloca() : memref<4x$T>\n"                                  \
+  "  %sa = math.sin $a : $T\n  memref.store %sa, %arr[%i0] : memref<4x$T>\n"   \
+  "  memref.store $b, %arr[%i1] : memref<4x$T>\n"
+#define LOCAL_EPILOGUE                                                         \
+  "  %u0 = memref.load %arr[%i0] : memref<4x$T>\n"                             \
+  "  %u1 = memref.load %arr[%i1] : memref<4x$T>\n"                             \
+  "  %u2 = memref.load %arr[%i2] : memref<4x$T>\n"                             \
+  "  %u3 = memref.load %arr[%i3] : memref<4x$T>\n"                             \
+  "  %p01 = arith.mulf %u0, %u1 : $T\n  %p23 = arith.mulf %u2, %u3 : $T\n"     \
+  "  %s23 = arith.addf %p23, %u2 : $T\n  %r = arith.addf %p01, %s23 : $T"
+    // A histogram: iteration i adds tanh of what the element held (an
+    // earlier iteration's store, or the prologue's) and $a $c into
+    // element (i + n) & 3.
+    {"scf.for local array histogram",
+     LOCAL_PROLOGUE
+     "  %ac = arith.mulf $a, $c : $T\n"
+     "  scf.for %i = %i0 to %n step %i1 {\n"
+     "    %ii = arith.index_cast %i : index to i32\n"
+     "    %s = arith.addi %ii, %ni : i32\n    %j = arith.andi %s, %m3 : i32\n"
+     "    %jx = arith.index_cast %j : i32 to index\n"
+     "    %o = memref.load %arr[%jx] : memref<4x$T>\n"
+     "    %t0 = math.tanh %o : $T\n    %nv = arith.addf %t0, %ac : $T\n"
+     "    memref.store %nv, %arr[%jx] : memref<4x$T>\n  }\n" LOCAL_EPILOGUE,
+     NULL, -2, 2, false, false},
+    // A recurrence through the array carried with a scalar (n / 2 trips,
+    // 0 to 4: f16's rounding along longer chains exceeds 8 u): element
+    // (i + 1) & 3 = sin(element i & 3) b + the carried value, which
+    // takes the old element; then a nested scf.if that stores on one
+    // side only (the carried value > $b).
+    {"scf.for local array recurrence",
+     LOCAL_PROLOGUE
+     "  %sh = arith.constant 1 : i32\n  %nh = arith.shrsi %ni, %sh : i32\n"
+     "  %nx = arith.index_cast %nh : i32 to index\n"
+     "  %l = scf.for %i = %i0 to %nx step %i1 iter_args(%v = $c) -> ($T) {\n"
+     "    %ii = arith.index_cast %i : index to i32\n"
+     "    %j = arith.andi %ii, %m3 : i32\n"
+     "    %jx = arith.index_cast %j : i32 to index\n"
+     "    %one = arith.constant 1 : i32\n    %i2a = arith.addi %ii, %one : i32\n"
+     "    %j2 = arith.andi %i2a, %m3 : i32\n"
+     "    %jy = arith.index_cast %j2 : i32 to index\n"
+     "    %o = memref.load %arr[%jx] : memref<4x$T>\n"
+     "    %so = math.sin %o : $T\n    %m = arith.mulf %so, $b : $T\n"
+     "    %old = memref.load %arr[%jy] : memref<4x$T>\n"
+     "    %nv = arith.addf %m, %v : $T\n"
+     "    memref.store %nv, %arr[%jy] : memref<4x$T>\n"
+     "    %big = arith.cmpf ogt, %v, $b : $T\n"
+     "    scf.if %big {\n      %h = arith.mulf %old, %v : $T\n"
+     "      memref.store %h, %arr[%jx] : memref<4x$T>\n    }\n"
+     "    scf.yield %old : $T\n  }\n"
+     "  %l3 = memref.load %arr[%i3] : memref<4x$T>\n"
+     "  %l4 = arith.mulf %l, %l3 : $T\n"
+     "  memref.store %l4, %arr[%i3] : memref<4x$T>\n" LOCAL_EPILOGUE,
+     NULL, -2, 2, false, false},
+    // scf.if storing on one side only, at a per-thread index; the other
+    // side reads the array and stores elsewhere.
+    {"scf.if local array",
+     LOCAL_PROLOGUE
+     "  %j = arith.andi %ni, %m3 : i32\n"
+     "  %jx = arith.index_cast %j : i32 to index\n"
+     "  %p = arith.cmpf olt, $a, $b : $T\n"
+     "  scf.if %p {\n    %o = memref.load %arr[%jx] : memref<4x$T>\n"
+     "    %m = arith.mulf %o, $c : $T\n    %ex = math.exp %m : $T\n"
+     "    memref.store %ex, %arr[%jx] : memref<4x$T>\n  } else {\n"
+     "    %o = memref.load %arr[%i0] : memref<4x$T>\n"
+     "    %m = arith.mulf %o, %o : $T\n"
+     "    memref.store %m, %arr[%i2] : memref<4x$T>\n  }\n"
+     "  scf.if %p {\n    memref.store $c, %arr[%i1] : memref<4x$T>\n  }\n"
+     LOCAL_EPILOGUE,
+     NULL, -2, 2, false, false},
+    // scf.while (n / 4 trips, 0 to 2: at up to 4, f16's rounding along
+    // the chain through the array reaches 2.4 % while f32 passes at 2e-5):
+    // `before` reads the element the last `after` stored, `after` stores
+    // at (i + 1) & 3.
+    {"scf.while local array",
+     LOCAL_PROLOGUE
+     "  %one = arith.constant 1 : i32\n  %z = arith.constant 0 : i32\n"
+     "  %half = arith.constant 2 : i32\n"
+     "  %nh = arith.shrsi %ni, %half : i32\n"
+     "  %w:2 = scf.while (%i = %z, %s = $a) : (i32, $T) -> (i32, $T) {\n"
+     "    %go = arith.cmpi slt, %i, %nh : i32\n"
+     "    %j = arith.andi %i, %m3 : i32\n"
+     "    %jx = arith.index_cast %j : i32 to index\n"
+     "    %o = memref.load %arr[%jx] : memref<4x$T>\n"
+     "    %xo = arith.mulf %o, %s : $T\n"
+     "    scf.condition(%go) %i, %xo : i32, $T\n  } do {\n"
+     "  ^bb0(%k: i32, %xa: $T):\n"
+     "    %k2 = arith.addi %k, %one : i32\n    %j = arith.andi %k2, %m3 : i32\n"
+     "    %jx = arith.index_cast %j : i32 to index\n"
+     "    %sx = math.sin %xa : $T\n    %y = arith.addf %sx, $c : $T\n"
+     "    memref.store %y, %arr[%jx] : memref<4x$T>\n"
+     "    %th = math.tanh %xa : $T\n    scf.yield %k2, %th : i32, $T\n  }\n"
+     "  %l3 = memref.load %arr[%i3] : memref<4x$T>\n"
+     "  %l4 = arith.addf %w#1, %l3 : $T\n"
+     "  memref.store %l4, %arr[%i3] : memref<4x$T>\n" LOCAL_EPILOGUE,
+     NULL, -2, 2, false, false},
+    // scf.index_switch on n (0 to 8): a load and a store in one case, a
+    // store only in another, an scf.for storing in a third, nothing in the
+    // default.
+    {"scf.index_switch local array",
+     LOCAL_PROLOGUE
+     "  scf.index_switch %n\n"
+     "  case 1 {\n    %o = memref.load %arr[%i0] : memref<4x$T>\n"
+     "    %m = arith.mulf %o, $c : $T\n"
+     "    memref.store %m, %arr[%i2] : memref<4x$T>\n    scf.yield\n  }\n"
+     "  case 2 {\n    memref.store $c, %arr[%i0] : memref<4x$T>\n"
+     "    scf.yield\n  }\n"
+     "  case 4 {\n    scf.for %i = %i0 to %i3 step %i1 {\n"
+     "      %o = memref.load %arr[%i] : memref<4x$T>\n"
+     "      %o1 = memref.load %arr[%i1] : memref<4x$T>\n"
+     "      %m = arith.mulf %o, %o1 : $T\n"
+     "      %ip = arith.addi %i, %i1 : index\n"
+     "      memref.store %m, %arr[%ip] : memref<4x$T>\n    }\n"
+     "    scf.yield\n  }\n"
+     "  default {\n    scf.yield\n  }\n" LOCAL_EPILOGUE,
+     NULL, -2, 2, false, false},
     // Gathers from the table %t (8 entries) at an index computed from $c:
     // threads collide on the entries; the loaded value is used twice.
     {"gather",
