@@ -81,7 +81,7 @@ typedef struct CoopvecAutodiff {
   CoopvecADSnapshot *snapshots;
   intptr_t numSnapshots, snapshotsCapacity;
   intptr_t numVariedArrays; // local arrays found varied so far (fixpoints)
-  int stateDepth; // >0 while recomputing a loop's state: no snapshots
+  int stateDepth;           // >0 while recomputing a loop's state: no snapshots
 } CoopvecAutodiff;
 
 //===----------------------------------------------------------------------===//

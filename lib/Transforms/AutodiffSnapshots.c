@@ -121,9 +121,8 @@ static intptr_t snapshotOf(CoopvecAutodiff *ad, MlirOperation op,
                        ad->numSnapshots + 1, sizeof(CoopvecADSnapshot));
   MlirOperation alloca = mlirOperationClone(mlirOpResultGetOwner(array));
   mlirBlockInsertOwnedOperation(ad->body, 0, alloca);
-  CoopvecADSnapshot snapshot = {op,   array, mlirOperationGetResult(alloca, 0),
-                                NULL, 0,     0,
-                                false};
+  CoopvecADSnapshot snapshot = {
+      op, array, mlirOperationGetResult(alloca, 0), NULL, 0, 0, false};
   ad->snapshots[ad->numSnapshots] = snapshot;
   return ad->numSnapshots++;
 }

@@ -497,10 +497,10 @@ static const ScalarBody scalarBodies[] = {
      "  default {\n    %ex = math.exp $a : $T\n"
      "    %m = arith.mulf %ex, $c : $T\n    scf.yield %m : $T\n  }",
      NULL, -2, 2, false, false},
-    // Local arrays inside control flow (docs/autodiff.md, "Local arrays
-    // in control flow"): the reverse recomputes each branch / iteration
-    // from snapshots of the array. All share the prologue: n =
-    // fptosi(|4 $c|) (0 to 8, per thread), %arr = (sin $a, $b, 0, 0).
+// Local arrays inside control flow (docs/autodiff.md, "Local arrays
+// in control flow"): the reverse recomputes each branch / iteration
+// from snapshots of the array. All share the prologue: n =
+// fptosi(|4 $c|) (0 to 8, per thread), %arr = (sin $a, $b, 0, 0).
 #define LOCAL_PROLOGUE                                                         \
   "%k4 = arith.constant 4.0 : $T\n  %q = arith.mulf $c, %k4 : $T\n"            \
   "  %qa = math.absf %q : $T\n  %ni = arith.fptosi %qa : $T to i32\n"          \
@@ -545,7 +545,8 @@ static const ScalarBody scalarBodies[] = {
      "    %ii = arith.index_cast %i : index to i32\n"
      "    %j = arith.andi %ii, %m3 : i32\n"
      "    %jx = arith.index_cast %j : i32 to index\n"
-     "    %one = arith.constant 1 : i32\n    %i2a = arith.addi %ii, %one : i32\n"
+     "    %one = arith.constant 1 : i32\n    %i2a = arith.addi %ii, %one : "
+     "i32\n"
      "    %j2 = arith.andi %i2a, %m3 : i32\n"
      "    %jy = arith.index_cast %j2 : i32 to index\n"
      "    %o = memref.load %arr[%jx] : memref<4x$T>\n"
@@ -574,8 +575,8 @@ static const ScalarBody scalarBodies[] = {
      "    %o = memref.load %arr[%i0] : memref<4x$T>\n"
      "    %m = arith.mulf %o, %o : $T\n"
      "    memref.store %m, %arr[%i2] : memref<4x$T>\n  }\n"
-     "  scf.if %p {\n    memref.store $c, %arr[%i1] : memref<4x$T>\n  }\n"
-     LOCAL_EPILOGUE,
+     "  scf.if %p {\n    memref.store $c, %arr[%i1] : memref<4x$T>\n  "
+     "}\n" LOCAL_EPILOGUE,
      NULL, -2, 2, false, false},
     // scf.while (n / 4 trips, 0 to 2: at up to 4, f16's rounding along
     // the chain through the array reaches 2.4 % while f32 passes at 2e-5):
