@@ -7,7 +7,9 @@
 // backend reads it when it compiles (this file), and a run gives each host
 // thread but the first its own zeroed copy of such a buffer, then adds the
 // copies into the buffer after the threads have joined (CPURun.c). The
-// first host thread adds into the buffer itself.
+// first host thread adds into the buffer itself. An f16 buffer is
+// expanded as the f32 shadow the engine runs on (Shadows.c): the copies
+// are f32 and are added into the shadow, which is rounded to f16 once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,14 +81,23 @@ void coopvecEngineFreeExpanded(CoopvecEngine *engine) {
 }
 
 /// Adds `copy` (count elements of `dtype`: f32 or i32, what the lowering
-/// expands) into `data`.
+/// expands; f16 buffers reach it as f32 shadows, Shadows.c) into `data`.
+/// An f32 element still +0.0 in the copy (nothing, or only zeros, added
+/// by that host) is skipped: adding it would turn a -0.0 into +0.0, and a
+/// shadow's untouched -0.0 is how Shadows.c knows to leave an f16 element
+/// (-0.0 and NaN payloads included) as it was. Only the sign of a zero sum
+/// can differ, which the dialect leaves open.
 static void addInto(void *data, const void *copy, CoopvecDType dtype,
                     int64_t count) {
   if (dtype == CoopvecDTypeF32) {
     float *to = data;
-    const float *from = copy;
+    const uint32_t *from = copy;
     for (int64_t e = 0; e < count; ++e)
-      to[e] += from[e];
+      if (from[e] != 0) {
+        float value;
+        memcpy(&value, &from[e], sizeof(value));
+        to[e] += value;
+      }
     return;
   }
   // i32 adds wrap, as the atomics do: in unsigned arithmetic.

@@ -7,7 +7,11 @@
 // subgroup) or 512 (the CPU, per lane group) instead of 1024. So the engine
 // compiles each buffer it can prove is only accumulated into as f32
 // (the same values are added: f16 -> f32 is exact, and so is the product
-// of two f16 values in f32), runs on an f32 shadow and rounds once.
+// of two f16 values in f32), runs on an f32 shadow and rounds once. On the
+// CPU that includes buffers only scatter-add atomics add into: their
+// shadow is an f32 buffer the lowering's reduce-mode=expand can copy per
+// host thread (ReduceMode.h, Expand.c), so the copies sum in f32 too and
+// the merge adds into the shadow; GPU targets keep those f16 atomics.
 //
 // The rewrite runs on the clone a backend lowers; signatures, extents and
 // every check before a run keep reading the engine's unrewritten module,
@@ -20,7 +24,9 @@
 
 #include "ExecutionEngine/Shadows.h"
 
+#include "Conversion/PerThread/ReduceMode.h"
 #include "Dialect/Functions.h"
+#include "IR/UpstreamBuilders.h"
 
 #include "coopvec-c/Builders.h"
 #include "coopvec-c/Dialect.h"
@@ -70,10 +76,16 @@ static bool viewIsOnlyAccumulated(MlirOperation view) {
   return true;
 }
 
-static bool isAccumulatingUse(MlirOpOperand use) {
+/// `atomics`: a scatter-add memref.atomic_rmw addf counts too (the CPU's,
+/// where the shadow also lets reduce-mode=expand give each host thread an
+/// f32 copy).
+static bool isAccumulatingUse(MlirOpOperand use, bool atomics) {
   MlirOperation user = mlirOpOperandGetOwner(use);
   if (coopvecOpIsNamed(user, "coopvec.reduce_sum_accumulate"))
     return mlirOpOperandGetOperandNumber(use) == 1;
+  if (coopvecOpIsNamed(user, "memref.atomic_rmw"))
+    return atomics && mlirOpOperandGetOperandNumber(use) == 1 &&
+           coopvecOpIsScatterAdd(user);
   return coopvecOpIsNamed(user, "coopvec.matrix_view") &&
          viewIsOnlyAccumulated(user);
 }
@@ -101,8 +113,12 @@ static bool isCalled(MlirOperation module, MlirOperation func) {
   return search.found;
 }
 
+bool coopvecShadowsAtomics(const CoopvecEngine *engine) {
+  return engine->target == CoopvecTargetCPU;
+}
+
 bool coopvecIsAccumulatedF16Buffer(MlirOperation module, MlirOperation func,
-                                   intptr_t index) {
+                                   intptr_t index, bool atomics) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   if (mlirBlockIsNull(entry) || index >= mlirBlockGetNumArguments(entry))
     return false;
@@ -112,7 +128,7 @@ bool coopvecIsAccumulatedF16Buffer(MlirOperation module, MlirOperation func,
   int uses = 0;
   for (MlirOpOperand use = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(use);
        use = mlirOpOperandGetNextUse(use), ++uses)
-    if (!isAccumulatingUse(use))
+    if (!isAccumulatingUse(use, atomics))
       return false;
   return uses > 0 && !isCalled(module, func);
 }
@@ -126,7 +142,8 @@ CoopvecStatus coopvecFunctionFindShadows(CoopvecFunction *function) {
     return CoopvecStatusSuccess;
   for (intptr_t i = 0; i < function->numArgs; ++i) {
     function->shadowed[i] = coopvecIsAccumulatedF16Buffer(
-        function->engine->source, function->func, i);
+        function->engine->source, function->func, i,
+        coopvecShadowsAtomics(function->engine));
     function->numShadowed += function->shadowed[i];
   }
   return CoopvecStatusSuccess;
@@ -150,6 +167,21 @@ static bool castOperandToF32(MlirOperation op, intptr_t index) {
   if (mlirValueIsNull(cast))
     return false;
   mlirOperationSetOperand(op, index, cast);
+  return true;
+}
+
+/// The value of scatter-add `atomic` (f16) through arith.extf (exact), and
+/// its old value (which no op uses) f32 too.
+static bool shadowAtomic(MlirOperation atomic) {
+  CoopvecBuilder builder =
+      coopvecBuilderBefore(atomic, mlirOperationGetLocation(atomic));
+  MlirValue wide =
+      coopvecBuildCast1(&builder, "arith.extf",
+                        mlirOperationGetOperand(atomic, 0), f32Of(atomic));
+  if (mlirValueIsNull(wide))
+    return false;
+  mlirOperationSetOperand(atomic, 0, wide);
+  mlirValueSetType(mlirOperationGetResult(atomic, 0), f32Of(atomic));
   return true;
 }
 
@@ -226,16 +258,19 @@ static bool shadowArgument(MlirOperation func, intptr_t index) {
   for (MlirOpOperand use = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(use);
        use = mlirOpOperandGetNextUse(use)) {
     MlirOperation user = mlirOpOperandGetOwner(use);
-    ok = ok && (coopvecOpIsNamed(user, "coopvec.matrix_view")
-                    ? shadowView(user)
-                    : castOperandToF32(user, 0));
+    if (coopvecOpIsNamed(user, "coopvec.matrix_view"))
+      ok = ok && shadowView(user);
+    else if (coopvecOpIsNamed(user, "memref.atomic_rmw"))
+      ok = ok && shadowAtomic(user);
+    else
+      ok = ok && castOperandToF32(user, 0);
   }
   return ok;
 }
 
 /// Rewrites every accumulated f16 buffer of the module's per-thread
 /// functions; `*count` is how many.
-static bool shadowModule(MlirOperation module, intptr_t *count) {
+static bool shadowModule(MlirOperation module, bool atomics, intptr_t *count) {
   bool ok = true;
   for (MlirOperation op = mlirBlockGetFirstOperation(coopvecModuleBody(module));
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -243,7 +278,7 @@ static bool shadowModule(MlirOperation module, intptr_t *count) {
       continue;
     MlirType type = coopvecFunctionTypeOf(op);
     for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(type); ++i) {
-      if (!coopvecIsAccumulatedF16Buffer(module, op, i))
+      if (!coopvecIsAccumulatedF16Buffer(module, op, i, atomics))
         continue;
       ok = ok && shadowArgument(op, i);
       ++*count;
@@ -263,7 +298,7 @@ CoopvecStatus coopvecEngineCloneForLowering(CoopvecEngine *engine,
   intptr_t count = 0;
   CoopvecDiagnosticCapture capture;
   coopvecDiagnosticCaptureBegin(&capture, mlirOperationGetContext(*module));
-  bool ok = shadowModule(*module, &count);
+  bool ok = shadowModule(*module, coopvecShadowsAtomics(engine), &count);
   // The rewrite must leave valid coopvec IR; a failure is a bug here, said
   // with the verifier's located diagnostics rather than a failed lowering.
   ok = ok && (count == 0 || mlirLogicalResultIsSuccess(coopvecVerify(*module)));

@@ -1,13 +1,17 @@
 //===- Shadows.h - f32 shadows of accumulated f16 buffers ------*- C -*-===//
 //
 // An f16 gradient buffer that a function only accumulates into
-// (reduce_sum_accumulate, outer_product_accumulate through matrix_view)
-// would be rounded to f16 by every atomic add of the lowered code: once per
-// subgroup on GPUs, per lane group or call on the CPU, so a long sum stops
-// growing once an addend is half an ulp of it. The engine instead compiles
+// (reduce_sum_accumulate, outer_product_accumulate through matrix_view; on
+// the CPU also scatter-add memref.atomic_rmw addf) would be rounded to f16
+// by every atomic add of the lowered code: once per subgroup on GPUs, per
+// lane group or call on the CPU, so a long sum stops growing once an
+// addend is half an ulp of it. The engine instead compiles
 // such an argument as an f32 buffer, runs on an f32 shadow that starts at
 // -0.0, and adds the shadow to the caller's f16 buffer once after the run,
-// rounding once (docs/execution-engine.md, "f16 gradients").
+// rounding once (docs/execution-engine.md, "f16 gradients"). On the CPU
+// the shadow is an f32 buffer that reduce-mode=expand may copy per host
+// thread (Expand.c): the copies sum in f32 into the shadow, and the
+// buffer is still rounded once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,10 +23,17 @@
 /// Whether argument `index` of per-thread function `func` (a top-level
 /// func.func of `module`) is an accumulated f16 buffer: a rank-1 memref of
 /// f16 used at least once, only as the gradient of reduce_sum_accumulate
-/// and by matrix_views whose matrices only outer_product_accumulate uses,
-/// in a function that no call refers to (its callers pass f16 buffers).
+/// and by matrix_views whose matrices only outer_product_accumulate uses
+/// (with `atomics`, also as the memref of scatter-add memref.atomic_rmw
+/// addf), in a function that no call refers to (its callers pass f16
+/// buffers).
 bool coopvecIsAccumulatedF16Buffer(MlirOperation module, MlirOperation func,
-                                   intptr_t index);
+                                   intptr_t index, bool atomics);
+
+/// Whether `engine` shadows f16 buffers of scatter-add atomics too: on the
+/// CPU only, where the shadow is what reduce-mode=expand copies per host
+/// thread; GPU targets keep their f16 atomics (expand is local there).
+bool coopvecShadowsAtomics(const CoopvecEngine *engine);
 
 /// Marks the accumulated f16 buffers of `function` (at lookup, on the
 /// engine's module: the same IR the compiled clone is made from).

@@ -61,6 +61,35 @@ bool coopvecOpIsScatterAdd(MlirOperation op) {
   return !local && resultUnused(op);
 }
 
+/// A matrix_view whose matrix only outer_product_accumulate adds into (its
+/// gradient operand): a linear layer's weight gradient, next to the
+/// table gradients of a hash grid in one buffer. Its atomics stay; into a
+/// host thread's own copy they are as right as into the buffer.
+static bool isAccumulatedView(MlirOperation view) {
+  if (!coopvecOpIsNamed(view, "coopvec.matrix_view"))
+    return false;
+  MlirValue matrix = mlirOperationGetResult(view, 0);
+  for (MlirOpOperand use = mlirValueGetFirstUse(matrix);
+       !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
+    if (mlirOpOperandGetOperandNumber(use) != 2 ||
+        !coopvecOpIsNamed(mlirOpOperandGetOwner(use),
+                          "coopvec.outer_product_accumulate"))
+      return false;
+  return true;
+}
+
+/// A use that only adds into the buffer, so that a zeroed copy per host
+/// thread summed afterwards gives the same sum.
+static bool isAddingUse(MlirOpOperand use) {
+  MlirOperation user = mlirOpOperandGetOwner(use);
+  intptr_t operand = mlirOpOperandGetOperandNumber(use);
+  if (coopvecOpIsNamed(user, "coopvec.reduce_sum_accumulate"))
+    return operand == 1;
+  if (coopvecOpIsNamed(user, "coopvec.matrix_view"))
+    return isAccumulatedView(user);
+  return operand == 1 && coopvecOpIsScatterAdd(user);
+}
+
 bool coopvecArgumentIsExpandable(MlirValue arg) {
   MlirType type = mlirValueGetType(arg);
   if (!mlirTypeIsAMemRef(type) || mlirShapedTypeGetRank(type) != 1)
@@ -73,8 +102,7 @@ bool coopvecArgumentIsExpandable(MlirValue arg) {
   if (mlirOpOperandIsNull(use))
     return false;
   for (; !mlirOpOperandIsNull(use); use = mlirOpOperandGetNextUse(use))
-    if (mlirOpOperandGetOperandNumber(use) != 1 ||
-        !coopvecOpIsScatterAdd(mlirOpOperandGetOwner(use)))
+    if (!isAddingUse(use))
       return false;
   return true;
 }

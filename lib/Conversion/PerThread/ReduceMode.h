@@ -13,8 +13,8 @@
 //           summed first, then one atomic per distinct address;
 //   expand: (CPU) plain adds into a per-host-thread copy of the buffer that
 //           the execution engine merges after the run, for buffers that
-//           only atomic scatter-adds use (coopvecArgumentIsExpandable);
-//           other scatter-adds as local;
+//           are only added into (coopvecArgumentIsExpandable); other
+//           scatter-adds as local;
 //   auto:   the target's choice, from bench/scatter-add's measurements (CPU:
 //           one summed atomic for a group whose lanes all add at one
 //           address, else direct).
@@ -55,9 +55,15 @@ bool coopvecIsScatterAdd(const struct CoopvecElementAccess *a,
 bool coopvecOpIsScatterAdd(MlirOperation op);
 
 /// Whether memref argument `arg` of a per-thread function can be expanded:
-/// a rank-1 memref of f32 or i32 whose every use is the memref of a
-/// scatter-add `memref.atomic_rmw` (nothing reads it, so each host thread
-/// may add into its own zeroed copy).
+/// a rank-1 memref of f32 or i32 used at least once, each use adding into
+/// it: the memref of a scatter-add `memref.atomic_rmw`, the gradient of
+/// `coopvec.reduce_sum_accumulate` (any offset), or a `coopvec.matrix_view`
+/// whose matrix only `outer_product_accumulate` takes as its gradient.
+/// Nothing reads it, so each host thread may add into its own zeroed copy.
+/// f16 buffers are not: the execution engine gives an f16 buffer that
+/// only such ops add into an f32 shadow before lowering (on the CPU,
+/// scatter-add atomics too: lib/ExecutionEngine/Shadows.h), and the shadow
+/// is then expandable, so a host thread's copy sums in f32.
 bool coopvecArgumentIsExpandable(MlirValue arg);
 
 /// The module attribute naming the expanded arguments: a dictionary from

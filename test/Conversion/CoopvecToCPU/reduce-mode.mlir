@@ -167,6 +167,8 @@ func.func @read(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>) -> !coopvec.vec<1, 
 // DIRECT-LABEL: func.func @half_batched(
 // AUTO-LABEL: func.func @half_batched(
 // expand takes f32 and i32 buffers only: an f16 one is added as local.
+// (The execution engine expands an f16 buffer as its f32 shadow, in the
+// form of @shadow below: test/Integration/CPU/scatter-add-modes.mlir.)
 // EXPAND-NOT: coopvec.expanded_args
 // EXPAND-LABEL: func.func @half_batched(
 // EXPAND:         vector.reduction <add>, %{{.*}} fastmath<reassoc> : vector<4xf32> into f32
@@ -183,5 +185,107 @@ func.func @half(%x: !coopvec.vec<2, f32>, %g: memref<?xf16>) {
   %at = arith.index_cast %i : i32 to index
   %h = arith.truncf %e#1 : f32 to f16
   %old = memref.atomic_rmw addf %h, %g[%at] : (f16, memref<?xf16>) -> f16
+  return
+}
+
+// -----
+
+// reduce_sum_accumulate at a per-thread offset into a buffer nothing else
+// uses: expandable, and each element of the vec is added with plain loads
+// and stores under expand (per lane, or once when all lanes share lane
+// 0's offset); auto lowers the expand variant too.
+// EXPAND: module attributes {coopvec.expanded_args = {rsum_batched = array<i64: 1>}}
+// EXPAND-LABEL: func.func @rsum_batched(
+// EXPAND-NOT:     memref.atomic_rmw
+// EXPAND:             %[[OLD:.*]] = memref.load %arg2[%[[AT:.*]]] : memref<?xf32>
+// EXPAND-NEXT:        %[[V:.*]] = vector.extract %{{.*}} : f32 from vector<4xf32>
+// EXPAND-NEXT:        %[[NEW:.*]] = arith.addf %[[OLD]], %[[V]] : f32
+// EXPAND-NEXT:        memref.store %[[NEW]], %arg2[%[[AT]]] : memref<?xf32>
+// EXPAND-NOT:     memref.atomic_rmw
+// AUTO: module attributes {coopvec.expanded_args = {rsum.expand_batched = array<i64: 1>}}
+// AUTO-LABEL: func.func @rsum_batched(
+// AUTO:           memref.atomic_rmw addf
+// AUTO-LABEL: func.func @rsum.expand_batched(
+// AUTO-NOT:       memref.atomic_rmw
+// AUTO:           memref.store
+// AUTO-NOT:       memref.atomic_rmw
+func.func @rsum(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>) {
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %i = arith.fptosi %e#0 : f32 to i32
+  %at = arith.index_cast %i : i32 to index
+  "coopvec.reduce_sum_accumulate"(%x, %g, %at) : (!coopvec.vec<2, f32>, memref<?xf32>, index) -> ()
+  return
+}
+
+// -----
+
+// What the execution engine lowers for an f16 buffer that only scatter-add
+// atomics use (@half above): its f32 shadow, each f16 value widened
+// (lib/ExecutionEngine/Shadows.c). That is an f32 buffer, expanded: a host
+// thread's copy sums in f32.
+// EXPAND: module attributes {coopvec.expanded_args = {shadow_batched = array<i64: 1>}}
+// EXPAND-LABEL: func.func @shadow_batched(
+// EXPAND-NOT:     memref.atomic_rmw
+// EXPAND:         memref.load %arg2
+// EXPAND:         arith.addf
+// EXPAND:         memref.store %{{.*}}, %arg2
+// EXPAND-NOT:     memref.atomic_rmw
+// AUTO: module attributes {coopvec.expanded_args = {shadow.expand_batched = array<i64: 1>}}
+func.func @shadow(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>) {
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %i = arith.fptosi %e#0 : f32 to i32
+  %at = arith.index_cast %i : i32 to index
+  %h = arith.truncf %e#1 : f32 to f16
+  %w = arith.extf %h : f16 to f32
+  %old = memref.atomic_rmw addf %w, %g[%at] : (f32, memref<?xf32>) -> f32
+  return
+}
+
+// -----
+
+// A gradient buffer as coopvec-autodiff makes them for a hash grid and a
+// linear layer: a matrix_view that only outer_product_accumulate adds
+// into, a bias reduce_sum_accumulate at a constant offset and a table's
+// at a per-thread one. Every use adds, so it is expanded: the table's
+// adds become plain; the tile and the bias sums keep their one atomic per
+// element and call after the lane loop (right in a host thread's copy
+// too).
+// EXPAND: module attributes {coopvec.expanded_args = {grad_batched = array<i64: 2>}}
+// EXPAND-LABEL: func.func @grad_batched(
+// EXPAND:         memref.load %arg3
+// EXPAND:         memref.store %{{.*}}, %arg3
+// EXPAND:         memref.atomic_rmw addf %{{.*}}, %arg3
+// EXPAND:         memref.atomic_rmw addf %{{.*}}, %arg3
+// EXPAND-NOT:     memref.atomic_rmw
+// AUTO: module attributes {coopvec.expanded_args = {grad.expand_batched = array<i64: 2>}}
+func.func @grad(%x: !coopvec.vec<4, f32>, %dy: !coopvec.vec<2, f32>, %g: memref<?xf32>) {
+  %c0 = arith.constant 0 : index
+  %e:4 = "coopvec.unpack"(%x) : (!coopvec.vec<4, f32>) -> (f32, f32, f32, f32)
+  %i = arith.fptosi %e#0 : f32 to i32
+  %at = arith.index_cast %i : i32 to index
+  %m = "coopvec.matrix_view"(%g) {offset = 64 : i64} : (memref<?xf32>) -> !coopvec.matrix<2, 4, f32, "row_major">
+  "coopvec.outer_product_accumulate"(%dy, %x, %m) : (!coopvec.vec<2, f32>, !coopvec.vec<4, f32>, !coopvec.matrix<2, 4, f32, "row_major">) -> ()
+  "coopvec.reduce_sum_accumulate"(%dy, %g, %c0) : (!coopvec.vec<2, f32>, memref<?xf32>, index) -> ()
+  "coopvec.reduce_sum_accumulate"(%dy, %g, %at) : (!coopvec.vec<2, f32>, memref<?xf32>, index) -> ()
+  return
+}
+
+// -----
+
+// An f16 reduce_sum_accumulate buffer, lowered outside the engine: not
+// expanded (plain f16 adds would round at each add), local's f32 sums
+// rounded at each atomic.
+// EXPAND-NOT: coopvec.expanded_args
+// EXPAND-LABEL: func.func @rsum16_batched(
+// EXPAND:         vector.reduction <add>
+// EXPAND:         memref.atomic_rmw addf %{{.*}} : (f16, memref<?xf16>) -> f16
+// EXPAND-NOT:     memref.store
+// AUTO-NOT: coopvec.expanded_args
+// AUTO-LABEL: func.func @rsum16_batched(
+func.func @rsum16(%x: !coopvec.vec<2, f16>, %g: memref<?xf16>) {
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f16>) -> (f16, f16)
+  %i = arith.fptosi %e#0 : f16 to i32
+  %at = arith.index_cast %i : i32 to index
+  "coopvec.reduce_sum_accumulate"(%x, %g, %at) : (!coopvec.vec<2, f16>, memref<?xf16>, index) -> ()
   return
 }
