@@ -7,11 +7,12 @@
 // subgroup) or 512 (the CPU, per lane group) instead of 1024. So the engine
 // compiles each buffer it can prove is only accumulated into as f32
 // (the same values are added: f16 -> f32 is exact, and so is the product
-// of two f16 values in f32), runs on an f32 shadow and rounds once. On the
-// CPU that includes buffers only scatter-add atomics add into: their
-// shadow is an f32 buffer the lowering's reduce-mode=expand can copy per
-// host thread (ReduceMode.h, Expand.c), so the copies sum in f32 too and
-// the merge adds into the shadow; GPU targets keep those f16 atomics.
+// of two f16 values in f32), runs on an f32 shadow and rounds once. That
+// includes buffers only scatter-add atomics add into, on every target (one
+// rounding on every engine, not one per atomic); on the CPU their shadow
+// is an f32 buffer the lowering's reduce-mode=expand can copy per host
+// thread (ReduceMode.h, Expand.c), so the copies sum in f32 too and the
+// merge adds into the shadow.
 //
 // The rewrite runs on the clone a backend lowers; signatures, extents and
 // every check before a run keep reading the engine's unrewritten module,
@@ -76,15 +77,14 @@ static bool viewIsOnlyAccumulated(MlirOperation view) {
   return true;
 }
 
-/// `atomics`: a scatter-add memref.atomic_rmw addf counts too (the CPU's,
-/// where the shadow also lets reduce-mode=expand give each host thread an
-/// f32 copy).
-static bool isAccumulatingUse(MlirOpOperand use, bool atomics) {
+/// A scatter-add memref.atomic_rmw addf counts too (on the CPU the shadow
+/// also lets reduce-mode=expand give each host thread an f32 copy).
+static bool isAccumulatingUse(MlirOpOperand use) {
   MlirOperation user = mlirOpOperandGetOwner(use);
   if (coopvecOpIsNamed(user, "coopvec.reduce_sum_accumulate"))
     return mlirOpOperandGetOperandNumber(use) == 1;
   if (coopvecOpIsNamed(user, "memref.atomic_rmw"))
-    return atomics && mlirOpOperandGetOperandNumber(use) == 1 &&
+    return mlirOpOperandGetOperandNumber(use) == 1 &&
            coopvecOpIsScatterAdd(user);
   return coopvecOpIsNamed(user, "coopvec.matrix_view") &&
          viewIsOnlyAccumulated(user);
@@ -113,12 +113,8 @@ static bool isCalled(MlirOperation module, MlirOperation func) {
   return search.found;
 }
 
-bool coopvecShadowsAtomics(const CoopvecEngine *engine) {
-  return engine->target == CoopvecTargetCPU;
-}
-
 bool coopvecIsAccumulatedF16Buffer(MlirOperation module, MlirOperation func,
-                                   intptr_t index, bool atomics) {
+                                   intptr_t index) {
   MlirBlock entry = mlirRegionGetFirstBlock(mlirOperationGetRegion(func, 0));
   if (mlirBlockIsNull(entry) || index >= mlirBlockGetNumArguments(entry))
     return false;
@@ -128,7 +124,7 @@ bool coopvecIsAccumulatedF16Buffer(MlirOperation module, MlirOperation func,
   int uses = 0;
   for (MlirOpOperand use = mlirValueGetFirstUse(arg); !mlirOpOperandIsNull(use);
        use = mlirOpOperandGetNextUse(use), ++uses)
-    if (!isAccumulatingUse(use, atomics))
+    if (!isAccumulatingUse(use))
       return false;
   return uses > 0 && !isCalled(module, func);
 }
@@ -142,8 +138,7 @@ CoopvecStatus coopvecFunctionFindShadows(CoopvecFunction *function) {
     return CoopvecStatusSuccess;
   for (intptr_t i = 0; i < function->numArgs; ++i) {
     function->shadowed[i] = coopvecIsAccumulatedF16Buffer(
-        function->engine->source, function->func, i,
-        coopvecShadowsAtomics(function->engine));
+        function->engine->source, function->func, i);
     function->numShadowed += function->shadowed[i];
   }
   return CoopvecStatusSuccess;
@@ -270,7 +265,7 @@ static bool shadowArgument(MlirOperation func, intptr_t index) {
 
 /// Rewrites every accumulated f16 buffer of the module's per-thread
 /// functions; `*count` is how many.
-static bool shadowModule(MlirOperation module, bool atomics, intptr_t *count) {
+static bool shadowModule(MlirOperation module, intptr_t *count) {
   bool ok = true;
   for (MlirOperation op = mlirBlockGetFirstOperation(coopvecModuleBody(module));
        !mlirOperationIsNull(op); op = mlirOperationGetNextInBlock(op)) {
@@ -278,7 +273,7 @@ static bool shadowModule(MlirOperation module, bool atomics, intptr_t *count) {
       continue;
     MlirType type = coopvecFunctionTypeOf(op);
     for (intptr_t i = 0; i < mlirFunctionTypeGetNumInputs(type); ++i) {
-      if (!coopvecIsAccumulatedF16Buffer(module, op, i, atomics))
+      if (!coopvecIsAccumulatedF16Buffer(module, op, i))
         continue;
       ok = ok && shadowArgument(op, i);
       ++*count;
@@ -298,7 +293,7 @@ CoopvecStatus coopvecEngineCloneForLowering(CoopvecEngine *engine,
   intptr_t count = 0;
   CoopvecDiagnosticCapture capture;
   coopvecDiagnosticCaptureBegin(&capture, mlirOperationGetContext(*module));
-  bool ok = shadowModule(*module, coopvecShadowsAtomics(engine), &count);
+  bool ok = shadowModule(*module, &count);
   // The rewrite must leave valid coopvec IR; a failure is a bug here, said
   // with the verifier's located diagnostics rather than a failed lowering.
   ok = ok && (count == 0 || mlirLogicalResultIsSuccess(coopvecVerify(*module)));

@@ -24,16 +24,10 @@
 /// func.func of `module`) is an accumulated f16 buffer: a rank-1 memref of
 /// f16 used at least once, only as the gradient of reduce_sum_accumulate
 /// and by matrix_views whose matrices only outer_product_accumulate uses
-/// (with `atomics`, also as the memref of scatter-add memref.atomic_rmw
-/// addf), in a function that no call refers to (its callers pass f16
-/// buffers).
+/// or as the memref of scatter-add memref.atomic_rmw addf, in a function
+/// that no call refers to (its callers pass f16 buffers).
 bool coopvecIsAccumulatedF16Buffer(MlirOperation module, MlirOperation func,
-                                   intptr_t index, bool atomics);
-
-/// Whether `engine` shadows f16 buffers of scatter-add atomics too: on the
-/// CPU only, where the shadow is what reduce-mode=expand copies per host
-/// thread; GPU targets keep their f16 atomics (expand is local there).
-bool coopvecShadowsAtomics(const CoopvecEngine *engine);
+                                   intptr_t index);
 
 /// Marks the accumulated f16 buffers of `function` (at lookup, on the
 /// engine's module: the same IR the compiled clone is made from).
