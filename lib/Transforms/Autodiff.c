@@ -36,6 +36,7 @@
 #include <mlir-c/Dialect/Func.h>
 #include <mlir-c/Dialect/Math.h>
 #include <mlir-c/Dialect/MemRef.h>
+#include <mlir-c/Dialect/SCF.h>
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -58,12 +59,12 @@ static const CoopvecPassOption autodiffOptions[] = {
 };
 
 /// The gradient code builds `arith.constant`s, math ops (the derivatives
-/// of scalar math) and `memref.atomic_rmw` (the scatter-add of a gather).
+/// of scalar math), `memref.atomic_rmw` (the scatter-add of a gather) and
+/// `scf.if` (around the scatter-add of a masked_load's enabled elements).
 static MlirDialectHandle (*const autodiffDependentDialects[])(void) = {
-    mlirGetDialectHandle__arith__,
-    mlirGetDialectHandle__func__,
-    mlirGetDialectHandle__math__,
-    mlirGetDialectHandle__memref__,
+    mlirGetDialectHandle__arith__, mlirGetDialectHandle__func__,
+    mlirGetDialectHandle__math__,  mlirGetDialectHandle__memref__,
+    mlirGetDialectHandle__scf__,
 };
 
 //===----------------------------------------------------------------------===//

@@ -283,12 +283,65 @@ static void backwardGather(CoopvecAutodiff *ad, MlirOperation op,
   free(operands);
 }
 
-static bool refuseMaskedLoad(MlirOperation op) {
-  coopvecEmitOpError(op, "reads a value that needs a gradient; "
-                         "reduce_sum_accumulate has no mask to skip the "
-                         "masked-off elements, so coopvec-autodiff cannot "
-                         "differentiate a masked_load (use load)");
-  return false;
+/// The bits of the uniform mask `mask` (a vector<N x i1>) as N scalar i1s,
+/// through the dialect's own ops (every engine runs them; the interpreter
+/// has no vector.extract): uitofp to vector<N x T>, from_vector, unpack,
+/// cmpf une 0.
+static void maskBits(CoopvecAutodiff *ad, MlirValue mask, MlirType element,
+                     MlirValue *bits) {
+  MlirType floats = coopvecWithElementType(mlirValueGetType(mask), element);
+  MlirValue asFloats = coopvecBuildFromVector(
+      &ad->b, coopvecBuildCast1(&ad->b, "arith.uitofp", mask, floats));
+  MlirOperation parts = coopvecBuildUnpack(&ad->b, asFloats);
+  MlirValue zero = coopvecADConstant(ad, element, 0.0);
+  for (intptr_t i = 0; i < mlirOperationGetNumResults(parts); ++i)
+    bits[i] = coopvecBuildCmpF(&ad->b, COOPVEC_CMPF_UNE,
+                               mlirOperationGetResult(parts, i), zero);
+}
+
+/// y_i = mask_i ? base[offset + i] : padding. For each enabled element,
+/// ȳ_i is scatter-added into the gradient buffer at offset + i
+/// (`scf.if` on the mask bit around `memref.atomic_rmw addf`), so the
+/// masked-off elements, which may lie past the end of the buffer, are never
+/// touched; padding̅ += the sum of ȳ_i over the masked-off elements.
+static void backwardMaskedLoad(CoopvecAutodiff *ad, MlirOperation op,
+                               MlirValue dy) {
+  MlirValue base = operand(op, 0), padding = operand(op, 3);
+  MlirValue buffer = coopvecADEntry(ad, base)->gradient;
+  bool toPadding = coopvecADIsVaried(ad, padding);
+  if (mlirValueIsNull(buffer) && !toPadding)
+    return;
+  MlirType element = elementOf(dy);
+  intptr_t count = coopvecVecTypeGetSize(mlirValueGetType(dy));
+  MlirValue *values = malloc(sizeof(MlirValue) * (size_t)(3 * count));
+  if (!values)
+    abort();
+  MlirValue *bits = values, *dys = values + count,
+            *offPart = values + 2 * count;
+  maskBits(ad, cloneOf(ad, op, 2), element, bits);
+  MlirOperation parts = coopvecBuildUnpack(&ad->b, dy);
+  for (intptr_t i = 0; i < count; ++i)
+    dys[i] = mlirOperationGetResult(parts, i);
+  if (!mlirValueIsNull(buffer)) {
+    MlirValue offset = cloneOf(ad, op, 1);
+    for (intptr_t i = 0; i < count; ++i) {
+      CoopvecIf branch = coopvecBuildIf(&ad->b, bits[i]);
+      MlirValue at = offset;
+      if (i > 0)
+        at = coopvecBuildBinaryOp(&branch.then, "arith.addi", offset,
+                                  coopvecBuildIndexConstant(&branch.then, i));
+      coopvecBuildAtomicAdd(&branch.then, dys[i], buffer, at);
+      coopvecFinishIf(&branch);
+    }
+  }
+  if (toPadding) {
+    MlirValue zero = coopvecADConstant(ad, element, 0.0);
+    for (intptr_t i = 0; i < count; ++i)
+      offPart[i] = coopvecBuildSelect(&ad->b, bits[i], zero, dys[i]);
+    coopvecADAccumulate(ad, padding,
+                        coopvecBuildFromElements(&ad->b, count, offPart));
+  }
+  free(values);
 }
 
 //===----------------------------------------------------------------------===//
@@ -323,7 +376,8 @@ static bool backwardData(CoopvecAutodiff *ad, MlirOperation op, CoopvecOpId id,
     backwardLoad(ad, op, dy);
     return true;
   case CoopvecOpMaskedLoad:
-    return refuseMaskedLoad(op);
+    backwardMaskedLoad(ad, op, dy);
+    return true;
   default: // splat, from_vector, to_vector: the adjoint passes through
     coopvecADAccumulate(ad, operand(op, 0), dy);
     return true;
