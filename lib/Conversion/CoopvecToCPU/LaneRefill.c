@@ -169,15 +169,6 @@ typedef struct Refill {
   MlirType idsType, maskType;
 } Refill;
 
-static MlirValue *values(intptr_t count) { return coopvecAllocValues(count); }
-
-static MlirType *types(intptr_t count) {
-  MlirType *t = calloc((size_t)(count ? count : 1), sizeof(MlirType));
-  if (!t)
-    abort();
-  return t;
-}
-
 static MlirValue zeroOf(CoopvecBuilder *b, MlirType type) {
   MlirType element = coopvecElementTypeOf(type);
   return mlirTypeIsAFloat(element) ? coopvecBuildFloatConstantLike(b, type, 0.0)
@@ -220,14 +211,6 @@ static While buildWhile(CoopvecBuilder *b, intptr_t n, const MlirValue *inits,
     abort();
   mlirBlockInsertOwnedOperationBefore(b->block, b->before, w.op);
   return w;
-}
-
-static MlirValue *blockArgs(MlirBlock block) {
-  intptr_t n = mlirBlockGetNumArguments(block);
-  MlirValue *v = values(n);
-  for (intptr_t i = 0; i < n; ++i)
-    v[i] = mlirBlockGetArgument(block, i);
-  return v;
 }
 
 static MlirValue anyOf(Refill *r, CoopvecBuilder *b, MlirValue mask) {
@@ -342,8 +325,8 @@ static void classify(Refill *r) {
        !mlirOperationEqual(op, terminator);
        op = mlirOperationGetNextInBlock(op))
     numValues += mlirOperationGetNumResults(op);
-  r->live = values(numValues);
-  r->vecArgs = values(mlirBlockGetNumArguments(r->original) + 1);
+  r->live = coopvecAllocValues(numValues);
+  r->vecArgs = coopvecAllocValues(mlirBlockGetNumArguments(r->original) + 1);
   bool after = false;
   for (MlirOperation op = mlirBlockGetFirstOperation(r->original);
        !mlirOperationEqual(op, terminator);
@@ -402,7 +385,7 @@ static void gatherArgument(Refill *r, CoopvecBuilder *b, MlirValue arg,
   MlirType loadType = mlirVectorTypeGet(1, &lanes, element);
   MlirValue pass = coopvecBuildFloatSplatConstant(b, loadType, 0.0);
   MlirValue zero = coopvecPerThreadIndex(r->p, 0);
-  MlirValue *elements = values(size);
+  MlirValue *elements = coopvecAllocValues(size);
   for (int64_t i = 0; i < size; ++i) {
     MlirValue operands[] = {buffer, zero, elementIndices(r, b, ids, size, i),
                             mask, pass};
@@ -483,22 +466,6 @@ static bool lowerTopLevel(Refill *r, MlirOperation *ops, intptr_t count,
   return true;
 }
 
-static MlirValue *loopOperands(MlirOperation op, intptr_t first) {
-  intptr_t n = mlirOperationGetNumOperands(op) - first;
-  MlirValue *v = values(n);
-  for (intptr_t i = 0; i < n; ++i)
-    v[i] = mlirOperationGetOperand(op, first + i);
-  return v;
-}
-
-static MlirValue *loopResults(MlirOperation op) {
-  intptr_t n = mlirOperationGetNumResults(op);
-  MlirValue *v = values(n);
-  for (intptr_t i = 0; i < n; ++i)
-    v[i] = mlirOperationGetResult(op, i);
-  return v;
-}
-
 static MlirBlock regionBlock(MlirOperation op, intptr_t region) {
   return mlirRegionGetFirstBlock(mlirOperationGetRegion(op, region));
 }
@@ -526,10 +493,10 @@ static bool settleCondition(Refill *r, Settle *t, CoopvecBuilder b) {
   coopvecMapLoweredValues(p, t->numBeforeArgs, t->beforeArgs, t->args);
   bool ok = coopvecLowerNestedBlock(p, before);
   MlirOperation condition = mlirBlockGetTerminator(before);
-  t->forwarded = values(r->nFwd);
+  t->forwarded = coopvecAllocValues(r->nFwd);
   t->go = t->eval;
   if (ok) {
-    MlirValue *operands = loopOperands(condition, 1);
+    MlirValue *operands = coopvecOperandsOf(condition, 1);
     coopvecLoweredValues(p, t->numResults, operands, t->results, t->forwarded);
     free(operands);
     t->go = coopvecVaryingOperand(p, mlirOperationGetOperand(condition, 0));
@@ -591,7 +558,7 @@ static MlirOperation refillPrologue(Refill *r, Settle *t, CoopvecBuilder *b,
                                     MlirValue anyStarted, bool *ok) {
   CoopvecPerThread *p = r->p;
   intptr_t numState = r->nLive + r->nArgs;
-  MlirType *stateTypes = types(numState);
+  MlirType *stateTypes = coopvecAllocTypes(numState);
   memcpy(stateTypes, r->liveTypes, sizeof(MlirType) * (size_t)r->nLive);
   if (r->nArgs)
     memcpy(stateTypes + r->nLive, r->argTypes,
@@ -613,13 +580,14 @@ static MlirOperation refillPrologue(Refill *r, Settle *t, CoopvecBuilder *b,
                    started);
   }
   *ok = *ok && lowerTopLevel(r, r->prologue, r->numPrologue, r->hoisted, 0);
-  MlirValue *fresh = values(numState), *kept = values(numState);
-  MlirValue *merged = values(numState);
+  MlirValue *fresh = coopvecAllocValues(numState),
+            *kept = coopvecAllocValues(numState);
+  MlirValue *merged = coopvecAllocValues(numState);
   copyValues(kept, t->live, r->nLive);
   copyValues(kept + r->nLive, t->args, r->nArgs);
   if (*ok) {
     coopvecLoweredValues(p, r->numLive, r->live, r->live, fresh);
-    MlirValue *inits = loopOperands(r->loop, 0);
+    MlirValue *inits = coopvecOperandsOf(r->loop, 0);
     coopvecLoweredValues(p, t->numBeforeArgs, inits, t->beforeArgs,
                          fresh + r->nLive);
     free(inits);
@@ -638,7 +606,7 @@ static MlirOperation refillPrologue(Refill *r, Settle *t, CoopvecBuilder *b,
 /// The body of the settle loop's before region (`block`, arguments in the
 /// settle layout): see the file comment.
 static bool buildSettleStep(Refill *r, MlirBlock block) {
-  Settle t = {.s = blockArgs(block)};
+  Settle t = {.s = coopvecArgumentsOf(block, 0)};
   t.ids = t.s[S_IDS];
   t.eval = t.s[S_EVAL];
   t.stays = t.s[S_STAYS];
@@ -648,8 +616,8 @@ static bool buildSettleStep(Refill *r, MlirBlock block) {
   t.fwd = t.args + r->nArgs;
   MlirBlock before = regionBlock(r->loop, 0);
   t.numBeforeArgs = mlirBlockGetNumArguments(before);
-  t.beforeArgs = blockArgs(before);
-  t.results = loopResults(r->loop);
+  t.beforeArgs = coopvecArgumentsOf(before, 0);
+  t.results = coopvecResultsOf(r->loop);
   t.numResults = mlirOperationGetNumResults(r->loop);
   bool ok = settleCondition(
       r, &t, coopvecBuilderAtEnd(block, mlirOperationGetLocation(r->loop)));
@@ -658,7 +626,7 @@ static bool buildSettleStep(Refill *r, MlirBlock block) {
   MlirValue leaves =
       coopvecBuildBinaryOp(&b, "arith.andi", t.eval, notMask(r, &b, t.go));
   MlirValue newStays = coopvecBuildBinaryOp(&b, "arith.ori", t.stays, staysNow);
-  MlirValue *newFwd = values(r->nFwd);
+  MlirValue *newFwd = coopvecAllocValues(r->nFwd);
   selectValues(&b, staysNow, r->nFwd, t.forwarded, t.fwd, newFwd);
   ok = ok && settleEpilogue(r, &t, &b, leaves);
   MlirValue newIds, started, newNext;
@@ -668,7 +636,7 @@ static bool buildSettleStep(Refill *r, MlirBlock block) {
       refillPrologue(r, &t, &b, started, newIds, anyStarted, &ok);
   intptr_t numState = r->nLive + r->nArgs;
   intptr_t numCarried = 4 + numState + r->nFwd;
-  MlirValue *withCondition = values(1 + numCarried);
+  MlirValue *withCondition = coopvecAllocValues(1 + numCarried);
   MlirValue *state = withCondition + 1;
   withCondition[0] = anyStarted;
   state[S_IDS] = coopvecBuildSelect(&b, started, newIds, t.ids);
@@ -730,17 +698,17 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
   void *owned[] = {r.prologue, r.epilogue, r.hoisted, r.live, r.vecArgs};
   MlirBlock before = regionBlock(loop, 0), after = regionBlock(loop, 1);
   intptr_t numBeforeArgs = mlirBlockGetNumArguments(before);
-  MlirValue *beforeArgs = blockArgs(before);
-  MlirValue *results = loopResults(loop);
+  MlirValue *beforeArgs = coopvecArgumentsOf(before, 0);
+  MlirValue *results = coopvecResultsOf(loop);
   intptr_t numResults = mlirOperationGetNumResults(loop);
   r.nLive = coopvecLoweredTypes(p, r.numLive, r.live, NULL);
-  r.liveTypes = types(r.nLive);
+  r.liveTypes = coopvecAllocTypes(r.nLive);
   coopvecLoweredTypes(p, r.numLive, r.live, r.liveTypes);
   r.nArgs = coopvecLoweredTypes(p, numBeforeArgs, beforeArgs, NULL);
-  r.argTypes = types(r.nArgs);
+  r.argTypes = coopvecAllocTypes(r.nArgs);
   coopvecLoweredTypes(p, numBeforeArgs, beforeArgs, r.argTypes);
   r.nFwd = coopvecLoweredTypes(p, numResults, results, NULL);
-  r.fwdTypes = types(r.nFwd);
+  r.fwdTypes = coopvecAllocTypes(r.nFwd);
   coopvecLoweredTypes(p, numResults, results, r.fwdTypes);
 
   // The hoisted prologue, for every lane.
@@ -753,7 +721,8 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
 
   // The outer loop.
   intptr_t nOuter = 3 + r.nLive + r.nArgs, nBetween = 3 + r.nLive + r.nFwd;
-  MlirType *outerTypes = types(nOuter), *betweenTypes = types(nBetween);
+  MlirType *outerTypes = coopvecAllocTypes(nOuter),
+           *betweenTypes = coopvecAllocTypes(nBetween);
   outerTypes[O_IDS] = betweenTypes[O_IDS] = r.idsType;
   outerTypes[O_EVAL] = betweenTypes[O_EVAL] = r.maskType;
   outerTypes[O_NEXT] = betweenTypes[O_NEXT] = p->index;
@@ -763,7 +732,7 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
     outerTypes[O_LIVE + r.nLive + i] = r.argTypes[i];
   for (intptr_t i = 0; i < r.nFwd; ++i)
     betweenTypes[O_LIVE + r.nLive + i] = r.fwdTypes[i];
-  MlirValue *inits = values(nOuter);
+  MlirValue *inits = coopvecAllocValues(nOuter);
   for (intptr_t i = 0; i < nOuter; ++i)
     inits[i] = zeroOf(&top, outerTypes[i]);
   While outer =
@@ -771,7 +740,7 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
 
   // Its before region: the settle loop.
   intptr_t nSettle = 4 + r.nLive + r.nArgs + r.nFwd;
-  MlirType *settleTypes = types(nSettle);
+  MlirType *settleTypes = coopvecAllocTypes(nSettle);
   settleTypes[S_IDS] = r.idsType;
   settleTypes[S_EVAL] = settleTypes[S_STAYS] = r.maskType;
   settleTypes[S_NEXT] = p->index;
@@ -780,8 +749,8 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
   for (intptr_t i = 0; i < r.nFwd; ++i)
     settleTypes[S_LIVE + r.nLive + r.nArgs + i] = r.fwdTypes[i];
   CoopvecBuilder ob = coopvecBuilderAtEnd(outer.before, loc);
-  MlirValue *o = blockArgs(outer.before);
-  MlirValue *settleInits = values(nSettle);
+  MlirValue *o = coopvecArgumentsOf(outer.before, 0);
+  MlirValue *settleInits = coopvecAllocValues(nSettle);
   settleInits[S_IDS] = o[O_IDS];
   settleInits[S_EVAL] = o[O_EVAL];
   settleInits[S_STAYS] = zeroOf(&ob, r.maskType);
@@ -792,11 +761,11 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
   While settle =
       buildWhile(&ob, nSettle, settleInits, settleTypes, nSettle, settleTypes);
   ok = buildSettleStep(&r, settle.before) && ok;
-  MlirValue *sa = blockArgs(settle.after);
+  MlirValue *sa = coopvecArgumentsOf(settle.after, 0);
   CoopvecBuilder sb = coopvecBuilderAtEnd(settle.after, loc);
   terminate(&sb, "scf.yield", nSettle, sa);
-  MlirValue *settled = loopResults(settle.op);
-  MlirValue *between = values(nBetween + 1);
+  MlirValue *settled = coopvecResultsOf(settle.op);
+  MlirValue *between = coopvecAllocValues(nBetween + 1);
   between[0] = anyOf(&r, &ob, settled[S_STAYS]);
   between[1 + O_IDS] = settled[S_IDS];
   between[1 + O_EVAL] = settled[S_STAYS];
@@ -807,21 +776,21 @@ bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
   terminate(&ob, "scf.condition", nBetween + 1, between);
 
   // Its after region: the loop's body for the lanes that stay.
-  MlirValue *a = blockArgs(outer.after);
+  MlirValue *a = coopvecArgumentsOf(outer.after, 0);
   CoopvecBuilder ab = coopvecBuilderAtEnd(outer.after, loc);
   setScope(&r, ab, a[O_EVAL], a[O_IDS]);
   coopvecMapLoweredValues(p, r.numLive, r.live, a + O_LIVE);
-  MlirValue *afterArgs = blockArgs(after);
+  MlirValue *afterArgs = coopvecArgumentsOf(after, 0);
   coopvecMapLoweredValues(p, mlirBlockGetNumArguments(after), afterArgs,
                           a + O_LIVE + r.nLive);
   ok = ok && coopvecLowerNestedBlock(p, after);
-  MlirValue *yielded = values(nOuter);
+  MlirValue *yielded = coopvecAllocValues(nOuter);
   yielded[O_IDS] = a[O_IDS];
   yielded[O_EVAL] = a[O_EVAL];
   yielded[O_NEXT] = a[O_NEXT];
   copyValues(yielded + O_LIVE, a + O_LIVE, r.nLive);
   if (ok) {
-    MlirValue *operands = loopOperands(mlirBlockGetTerminator(after), 0);
+    MlirValue *operands = coopvecOperandsOf(mlirBlockGetTerminator(after), 0);
     coopvecLoweredValues(p, numBeforeArgs, operands, beforeArgs,
                          yielded + O_LIVE + r.nLive);
     free(operands);

@@ -47,42 +47,6 @@ static void copyElements(void *to, const void *from, intptr_t count,
     memcpy(to, from, size * (size_t)count);
 }
 
-static MlirValue *allocValues(intptr_t count) {
-  return coopvecAllocValues(count);
-}
-
-static MlirType *allocTypes(intptr_t count) {
-  MlirType *types = calloc((size_t)(count ? count : 1), sizeof(MlirType));
-  if (!types)
-    abort();
-  return types;
-}
-
-/// The results of `op`, or the arguments of `block`, as an array.
-static MlirValue *resultsOf(MlirOperation op) {
-  intptr_t count = mlirOperationGetNumResults(op);
-  MlirValue *values = allocValues(count);
-  for (intptr_t i = 0; i < count; ++i)
-    values[i] = mlirOperationGetResult(op, i);
-  return values;
-}
-
-static MlirValue *argumentsOf(MlirBlock block, intptr_t first) {
-  intptr_t count = mlirBlockGetNumArguments(block) - first;
-  MlirValue *values = allocValues(count);
-  for (intptr_t i = 0; i < count; ++i)
-    values[i] = mlirBlockGetArgument(block, first + i);
-  return values;
-}
-
-static MlirValue *operandsOf(MlirOperation op, intptr_t first) {
-  intptr_t count = mlirOperationGetNumOperands(op) - first;
-  MlirValue *values = allocValues(count);
-  for (intptr_t i = 0; i < count; ++i)
-    values[i] = mlirOperationGetOperand(op, first + i);
-  return values;
-}
-
 //===----------------------------------------------------------------------===//
 // Building region ops
 //===----------------------------------------------------------------------===//
@@ -183,7 +147,7 @@ static intptr_t loweredCount(CoopvecPerThread *p, intptr_t count,
 static MlirType *loweredTypes(CoopvecPerThread *p, intptr_t count,
                               const MlirValue *values, intptr_t *lowered) {
   *lowered = loweredCount(p, count, values);
-  MlirType *types = allocTypes(*lowered);
+  MlirType *types = coopvecAllocTypes(*lowered);
   coopvecLoweredTypes(p, count, values, types);
   return types;
 }
@@ -192,7 +156,7 @@ static MlirType *loweredTypes(CoopvecPerThread *p, intptr_t count,
 static MlirValue *loweredValues(CoopvecPerThread *p, intptr_t count,
                                 const MlirValue *values,
                                 const MlirValue *like) {
-  MlirValue *out = allocValues(loweredCount(p, count, like));
+  MlirValue *out = coopvecAllocValues(loweredCount(p, count, like));
   coopvecLoweredValues(p, count, values, like, out);
   return out;
 }
@@ -201,7 +165,7 @@ static MlirValue *loweredValues(CoopvecPerThread *p, intptr_t count,
 /// that sets it for some threads.
 static MlirValue *zerosOf(CoopvecPerThread *p, intptr_t count,
                           const MlirType *types) {
-  MlirValue *zeros = allocValues(count);
+  MlirValue *zeros = coopvecAllocValues(count);
   for (intptr_t i = 0; i < count; ++i) {
     MlirType element = coopvecElementTypeOf(types[i]);
     zeros[i] = mlirTypeIsAFloat(element)
@@ -218,9 +182,9 @@ static MlirValue *lowerBody(CoopvecPerThread *p, MlirBlock block,
   *ok = coopvecLowerNestedBlock(p, block);
   MlirOperation terminator = mlirBlockGetTerminator(block);
   intptr_t count = mlirOperationGetNumOperands(terminator) - first;
-  MlirValue *operands = operandsOf(terminator, first);
+  MlirValue *operands = coopvecOperandsOf(terminator, first);
   MlirValue *values = *ok ? loweredValues(p, count, operands, like)
-                          : allocValues(loweredCount(p, count, like));
+                          : coopvecAllocValues(loweredCount(p, count, like));
   free(operands);
   return values;
 }
@@ -279,7 +243,7 @@ static bool plainRegion(CoopvecPerThread *p, MlirOperation op, intptr_t r,
 /// selector, with lowered results.
 static bool plainBranches(CoopvecPerThread *p, MlirOperation op) {
   intptr_t numResults = mlirOperationGetNumResults(op), count;
-  MlirValue *results = resultsOf(op);
+  MlirValue *results = coopvecResultsOf(op);
   MlirType *types = loweredTypes(p, numResults, results, &count);
   MlirValue selector = coopvecScalarOperand(p, mlirOperationGetOperand(op, 0));
   intptr_t numRegions = mlirOperationGetNumRegions(op);
@@ -296,7 +260,7 @@ static bool plainBranches(CoopvecPerThread *p, MlirOperation op) {
   bool ok = true;
   for (intptr_t r = 0; ok && r < numRegions; ++r)
     ok = plainRegion(p, op, r, &built, results);
-  MlirValue *lowered = resultsOf(built.op);
+  MlirValue *lowered = coopvecResultsOf(built.op);
   coopvecMapLoweredValues(p, numResults, results, lowered);
   free(lowered);
   free(types);
@@ -321,28 +285,28 @@ static bool plainFor(CoopvecPerThread *p, MlirOperation op) {
   MlirValue zero = coopvecBuildIntConstantLike(b, mlirValueGetType(lb), 0);
   MlirValue one = coopvecBuildIntConstantLike(b, mlirValueGetType(lb), 1);
   intptr_t numResults = mlirOperationGetNumResults(op), count;
-  MlirValue *results = resultsOf(op);
-  MlirValue *inits = operandsOf(op, 3);
+  MlirValue *results = coopvecResultsOf(op);
+  MlirValue *inits = coopvecOperandsOf(op, 3);
   MlirValue *initValues = loweredValues(p, numResults, inits, results);
   free(loweredTypes(p, numResults, results, &count));
   CoopvecLoop loop = coopvecBuildFor(b, direct ? lb : zero,
                                      direct ? ub : tripCount(b, lb, ub, step),
                                      direct ? step : one, count, initValues);
   MlirBlock body = regionBlock(op, 0);
-  MlirValue *loopArgs = argumentsOf(loop.block, 1);
+  MlirValue *loopArgs = coopvecArgumentsOf(loop.block, 1);
   // A placeholder terminator, as buildRegionOp makes.
   coopvecBuild0(&loop.body, "scf.yield", 0, NULL, 0, NULL);
   Scope saved = enter(p, loop.block, p->active, p->allActive);
   MlirValue iv = direct ? loop.inductionVar
                         : inductionValue(&p->body, lb, step, loop.inductionVar);
   coopvecMapValue(p, mlirBlockGetArgument(body, 0), iv);
-  MlirValue *iterArgs = argumentsOf(body, 1);
+  MlirValue *iterArgs = coopvecArgumentsOf(body, 1);
   coopvecMapLoweredValues(p, numResults, iterArgs, loopArgs);
   bool ok;
   MlirValue *yields = lowerBody(p, body, 0, results, &ok);
   finishBlock(p, loop.block, "scf.yield", count, yields);
   leave(p, &saved);
-  MlirValue *lowered = resultsOf(loop.op);
+  MlirValue *lowered = coopvecResultsOf(loop.op);
   coopvecMapLoweredValues(p, numResults, results, lowered);
   free(lowered);
   free(yields);
@@ -358,9 +322,9 @@ static bool plainWhile(CoopvecPerThread *p, MlirOperation op) {
   MlirBlock before = regionBlock(op, 0), after = regionBlock(op, 1);
   intptr_t numInits = mlirOperationGetNumOperands(op);
   intptr_t numResults = mlirOperationGetNumResults(op);
-  MlirValue *beforeArgs = argumentsOf(before, 0);
-  MlirValue *results = resultsOf(op);
-  MlirValue *inits = operandsOf(op, 0);
+  MlirValue *beforeArgs = coopvecArgumentsOf(before, 0);
+  MlirValue *results = coopvecResultsOf(op);
+  MlirValue *inits = coopvecOperandsOf(op, 0);
   MlirValue *initValues = loweredValues(p, numInits, inits, beforeArgs);
   intptr_t numArgs[2];
   MlirType *argTypes[2] = {loweredTypes(p, numInits, beforeArgs, &numArgs[0]),
@@ -370,12 +334,12 @@ static bool plainWhile(CoopvecPerThread *p, MlirOperation op) {
                     argTypes[1], 0, NULL, 2, numArgs, argTypes);
   // before: the condition and the values it forwards.
   Scope saved = enter(p, built.blocks[0], p->active, p->allActive);
-  MlirValue *loweredArgs = argumentsOf(built.blocks[0], 0);
+  MlirValue *loweredArgs = coopvecArgumentsOf(built.blocks[0], 0);
   coopvecMapLoweredValues(p, numInits, beforeArgs, loweredArgs);
   free(loweredArgs);
   bool ok;
   MlirValue *forwarded = lowerBody(p, before, 1, results, &ok);
-  MlirValue *condition = allocValues(numArgs[1] + 1);
+  MlirValue *condition = coopvecAllocValues(numArgs[1] + 1);
   condition[0] = coopvecScalarOperand(
       p, mlirOperationGetOperand(mlirBlockGetTerminator(before), 0));
   copyElements(condition + 1, forwarded, numArgs[1], sizeof(MlirValue));
@@ -383,15 +347,15 @@ static bool plainWhile(CoopvecPerThread *p, MlirOperation op) {
   leave(p, &saved);
   // after: the next values of the before region's arguments.
   saved = enter(p, built.blocks[1], p->active, p->allActive);
-  MlirValue *afterArgs = argumentsOf(after, 0);
-  loweredArgs = argumentsOf(built.blocks[1], 0);
+  MlirValue *afterArgs = coopvecArgumentsOf(after, 0);
+  loweredArgs = coopvecArgumentsOf(built.blocks[1], 0);
   coopvecMapLoweredValues(p, numResults, afterArgs, loweredArgs);
   bool afterOk = false;
   MlirValue *yields =
-      ok ? lowerBody(p, after, 0, beforeArgs, &afterOk) : allocValues(1);
+      ok ? lowerBody(p, after, 0, beforeArgs, &afterOk) : coopvecAllocValues(1);
   finishBlock(p, built.blocks[1], "scf.yield", numArgs[0], yields);
   leave(p, &saved);
-  MlirValue *lowered = resultsOf(built.op);
+  MlirValue *lowered = coopvecResultsOf(built.op);
   coopvecMapLoweredValues(p, numResults, results, lowered);
   free(lowered);
   free(yields);
@@ -444,7 +408,7 @@ static bool maskedBranch(CoopvecPerThread *p, MlirOperation op, intptr_t r,
                          MlirValue mask, const MlirValue *results,
                          intptr_t count, MlirValue *current) {
   MlirBlock block = regionBlock(op, r);
-  MlirType *types = allocTypes(count);
+  MlirType *types = coopvecAllocTypes(count);
   for (intptr_t i = 0; i < count; ++i)
     types[i] = mlirValueGetType(current[i]);
   MlirValue any = p->mapping->anyActive(p, &p->body, mask);
@@ -468,7 +432,7 @@ static bool maskedBranch(CoopvecPerThread *p, MlirOperation op, intptr_t r,
 
 static bool maskedIf(CoopvecPerThread *p, MlirOperation op) {
   intptr_t numResults = mlirOperationGetNumResults(op), count;
-  MlirValue *results = resultsOf(op);
+  MlirValue *results = coopvecResultsOf(op);
   MlirType *types = loweredTypes(p, numResults, results, &count);
   MlirValue *current = zerosOf(p, count, types);
   MlirValue condition =
@@ -489,7 +453,7 @@ static bool maskedIf(CoopvecPerThread *p, MlirOperation op) {
 /// cases[k]; the default (region 0) for those it matches no case of.
 static bool maskedSwitch(CoopvecPerThread *p, MlirOperation op) {
   intptr_t numResults = mlirOperationGetNumResults(op), count;
-  MlirValue *results = resultsOf(op);
+  MlirValue *results = coopvecResultsOf(op);
   MlirType *types = loweredTypes(p, numResults, results, &count);
   MlirValue *current = zerosOf(p, count, types);
   MlirValue selector = coopvecVaryingOperand(p, mlirOperationGetOperand(op, 0));
@@ -521,7 +485,7 @@ static bool maskedSwitch(CoopvecPerThread *p, MlirOperation op) {
 /// `mask` then `n1` values then `n2` values (of `v1`, `v2`), allocated.
 static MlirValue *concat3(MlirValue mask, intptr_t n1, const MlirValue *v1,
                           intptr_t n2, const MlirValue *v2) {
-  MlirValue *all = allocValues(1 + n1 + n2);
+  MlirValue *all = coopvecAllocValues(1 + n1 + n2);
   all[0] = mask;
   copyElements(all + 1, v1, n1, sizeof(MlirValue));
   copyElements(all + 1 + n1, v2, n2, sizeof(MlirValue));
@@ -530,7 +494,7 @@ static MlirValue *concat3(MlirValue mask, intptr_t n1, const MlirValue *v1,
 
 static MlirType *concatTypes(MlirType mask, intptr_t n1, const MlirType *t1,
                              intptr_t n2, const MlirType *t2) {
-  MlirType *all = allocTypes(1 + n1 + n2);
+  MlirType *all = coopvecAllocTypes(1 + n1 + n2);
   all[0] = mask;
   copyElements(all + 1, t1, n1, sizeof(MlirType));
   copyElements(all + 1 + n1, t2, n2, sizeof(MlirType));
@@ -578,8 +542,8 @@ static bool maskedFor(CoopvecPerThread *p, MlirOperation op) {
       &p->body, p->active, asIndex(p, trips),
       coopvecBuildIntConstantLike(&p->body, varyingIndex, 0));
   intptr_t numResults = mlirOperationGetNumResults(op), count;
-  MlirValue *results = resultsOf(op);
-  MlirValue *inits = operandsOf(op, 3);
+  MlirValue *results = coopvecResultsOf(op);
+  MlirValue *inits = coopvecOperandsOf(op, 3);
   MlirValue *initValues = loweredValues(p, numResults, inits, results);
   MlirType *types = loweredTypes(p, numResults, results, &count);
   MlirType maskType = mlirValueGetType(p->active);
@@ -596,7 +560,7 @@ static bool maskedFor(CoopvecPerThread *p, MlirOperation op) {
   MlirValue k = mlirBlockGetArgument(built.blocks[0], 0);
   MlirValue more = coopvecBuildCmpI(
       &p->body, COOPVEC_CMPI_ULT, p->mapping->broadcast(p, &p->body, k), trips);
-  MlirValue *carried = argumentsOf(built.blocks[0], 1);
+  MlirValue *carried = coopvecArgumentsOf(built.blocks[0], 1);
   MlirValue *forwarded = concat3(k, 1, &more, count, carried);
   MlirValue *condition = concat3(p->mapping->anyActive(p, &p->body, more),
                                  2 + count, forwarded, 0, NULL);
@@ -615,8 +579,8 @@ static bool maskedFor(CoopvecPerThread *p, MlirOperation op) {
           : inductionValue(&p->body, bounds[0], bounds[2],
                            fromIndex(&p->body, k, mlirValueGetType(bounds[0])));
   coopvecMapValue(p, ivOriginal, iv);
-  MlirValue *iterArgs = argumentsOf(body, 1);
-  MlirValue *loopArgs = argumentsOf(after, 2);
+  MlirValue *iterArgs = coopvecArgumentsOf(body, 1);
+  MlirValue *loopArgs = coopvecArgumentsOf(after, 2);
   coopvecMapLoweredValues(p, numResults, iterArgs, loopArgs);
   bool ok;
   MlirValue *yields = lowerBody(p, body, 0, results, &ok);
@@ -626,7 +590,7 @@ static bool maskedFor(CoopvecPerThread *p, MlirOperation op) {
   MlirValue *yielded = concat3(next, count, yields, 0, NULL);
   finishBlock(p, after, "scf.yield", 1 + count, yielded);
   leave(p, &saved);
-  MlirValue *lowered = resultsOf(built.op);
+  MlirValue *lowered = coopvecResultsOf(built.op);
   coopvecMapLoweredValues(p, numResults, results, lowered + 2);
   free(lowered);
   free(yielded);
@@ -662,8 +626,8 @@ static bool maskedBefore(CoopvecPerThread *p, MlirOperation op,
   MlirBlock block = built->blocks[0];
   MlirValue mask = mlirBlockGetArgument(block, 0);
   Scope saved = enter(p, block, mask, false);
-  MlirValue *beforeArgs = argumentsOf(before, 0);
-  MlirValue *args = argumentsOf(block, 1);
+  MlirValue *beforeArgs = coopvecArgumentsOf(before, 0);
+  MlirValue *args = coopvecArgumentsOf(block, 1);
   coopvecMapLoweredValues(p, mlirBlockGetNumArguments(before), beforeArgs,
                           args);
   bool ok;
@@ -672,12 +636,12 @@ static bool maskedBefore(CoopvecPerThread *p, MlirOperation op,
       p, mlirOperationGetOperand(mlirBlockGetTerminator(before), 0));
   MlirValue stays = andMask(&p->body, mask, condition);
   MlirValue leaves = andMask(&p->body, mask, notMask(p, condition));
-  MlirValue *finalResults = allocValues(s->numResults);
+  MlirValue *finalResults = coopvecAllocValues(s->numResults);
   selectAll(&p->body, leaves, s->numResults, forwarded, args + s->numArgs,
             finalResults);
   MlirValue *operands =
       concat3(stays, s->numResults, forwarded, s->numResults, finalResults);
-  MlirValue *withAny = allocValues(2 + 2 * s->numResults);
+  MlirValue *withAny = coopvecAllocValues(2 + 2 * s->numResults);
   withAny[0] = p->mapping->anyActive(p, &p->body, stays);
   copyElements(withAny + 1, operands, 1 + 2 * s->numResults, sizeof(MlirValue));
   finishBlock(p, block, "scf.condition", 2 + 2 * s->numResults, withAny);
@@ -698,10 +662,10 @@ static bool maskedAfter(CoopvecPerThread *p, MlirOperation op,
   MlirBlock block = built->blocks[1];
   MlirValue mask = mlirBlockGetArgument(block, 0);
   Scope saved = enter(p, block, mask, false);
-  MlirValue *afterArgs = argumentsOf(after, 0);
-  MlirValue *args = argumentsOf(block, 1);
+  MlirValue *afterArgs = coopvecArgumentsOf(after, 0);
+  MlirValue *args = coopvecArgumentsOf(block, 1);
   coopvecMapLoweredValues(p, mlirBlockGetNumArguments(after), afterArgs, args);
-  MlirValue *beforeArgs = argumentsOf(before, 0);
+  MlirValue *beforeArgs = coopvecArgumentsOf(before, 0);
   bool ok;
   MlirValue *yields = lowerBody(p, after, 0, beforeArgs, &ok);
   MlirValue *operands =
@@ -720,9 +684,9 @@ static bool maskedWhile(CoopvecPerThread *p, MlirOperation op) {
   MlirBlock before = regionBlock(op, 0);
   intptr_t numInits = mlirOperationGetNumOperands(op);
   intptr_t numResults = mlirOperationGetNumResults(op);
-  MlirValue *beforeArgs = argumentsOf(before, 0);
-  MlirValue *results = resultsOf(op);
-  MlirValue *inits = operandsOf(op, 0);
+  MlirValue *beforeArgs = coopvecArgumentsOf(before, 0);
+  MlirValue *results = coopvecResultsOf(op);
+  MlirValue *inits = coopvecOperandsOf(op, 0);
   WhileState s;
   MlirType *argTypes = loweredTypes(p, numInits, beforeArgs, &s.numArgs);
   MlirType *resultTypes = loweredTypes(p, numResults, results, &s.numResults);
@@ -742,7 +706,7 @@ static bool maskedWhile(CoopvecPerThread *p, MlirOperation op) {
                     0, NULL, 2, numArgs, types);
   bool ok = maskedBefore(p, op, &built, &s, results) &&
             maskedAfter(p, op, &built, &s);
-  MlirValue *lowered = resultsOf(built.op);
+  MlirValue *lowered = coopvecResultsOf(built.op);
   coopvecMapLoweredValues(p, numResults, results, lowered + 1 + s.numResults);
   free(lowered);
   free(beforeTypes);
@@ -779,7 +743,7 @@ static bool lowerDivergent(CoopvecPerThread *p, MlirOperation op) {
   if (p->allActive)
     return lowerPlain(p, op);
   intptr_t numResults = mlirOperationGetNumResults(op), count;
-  MlirValue *results = resultsOf(op);
+  MlirValue *results = coopvecResultsOf(op);
   MlirType *types = loweredTypes(p, numResults, results, &count);
   intptr_t numArgs[2] = {0, 0};
   MlirType *argTypes[2] = {NULL, NULL};
@@ -794,7 +758,7 @@ static bool lowerDivergent(CoopvecPerThread *p, MlirOperation op) {
   MlirValue *values = loweredValues(p, numResults, results, results);
   finishBlock(p, built.blocks[0], "scf.yield", count, values);
   leave(p, &saved);
-  MlirValue *lowered = resultsOf(built.op);
+  MlirValue *lowered = coopvecResultsOf(built.op);
   coopvecMapLoweredValues(p, numResults, results, lowered);
   free(lowered);
   free(values);

@@ -89,6 +89,37 @@ MlirValue *coopvecAllocValues(intptr_t count) {
   return values;
 }
 
+MlirType *coopvecAllocTypes(intptr_t count) {
+  MlirType *types = calloc((size_t)(count ? count : 1), sizeof(MlirType));
+  if (!types)
+    abort();
+  return types;
+}
+
+MlirValue *coopvecResultsOf(MlirOperation op) {
+  intptr_t count = mlirOperationGetNumResults(op);
+  MlirValue *values = coopvecAllocValues(count);
+  for (intptr_t i = 0; i < count; ++i)
+    values[i] = mlirOperationGetResult(op, i);
+  return values;
+}
+
+MlirValue *coopvecOperandsOf(MlirOperation op, intptr_t first) {
+  intptr_t count = mlirOperationGetNumOperands(op) - first;
+  MlirValue *values = coopvecAllocValues(count);
+  for (intptr_t i = 0; i < count; ++i)
+    values[i] = mlirOperationGetOperand(op, first + i);
+  return values;
+}
+
+MlirValue *coopvecArgumentsOf(MlirBlock block, intptr_t first) {
+  intptr_t count = mlirBlockGetNumArguments(block) - first;
+  MlirValue *values = coopvecAllocValues(count);
+  for (intptr_t i = 0; i < count; ++i)
+    values[i] = mlirBlockGetArgument(block, first + i);
+  return values;
+}
+
 bool coopvecWantsTile(const CoopvecPerThread *p, intptr_t count) {
   return p->mapping->allocTile && count > p->mapping->ssaMaxElements;
 }

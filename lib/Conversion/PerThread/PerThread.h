@@ -362,6 +362,13 @@ void coopvecFinishStatusSignature(const CoopvecPerThread *p, MlirBlock entry,
 /// An array of `count` null values (at least one); out of memory aborts,
 /// so the result is never NULL.
 __attribute__((returns_nonnull)) MlirValue *coopvecAllocValues(intptr_t count);
+/// The same for types.
+__attribute__((returns_nonnull)) MlirType *coopvecAllocTypes(intptr_t count);
+/// The results of `op`, its operands from `first` on, or the arguments of
+/// `block` from `first` on, as a new array (free it).
+MlirValue *coopvecResultsOf(MlirOperation op);
+MlirValue *coopvecOperandsOf(MlirOperation op, intptr_t first);
+MlirValue *coopvecArgumentsOf(MlirBlock block, intptr_t first);
 /// Records that `key` is represented by `count` SSA element values (copied).
 void coopvecMapElements(CoopvecPerThread *p, MlirValue key, intptr_t count,
                         const MlirValue *values);
