@@ -7,39 +7,33 @@
 // combination vkGetPhysicalDeviceCooperativeVectorPropertiesNV returns.
 // Issue 22 asks for this record from a GPU machine: a later backend may
 // build on VK_NV_cooperative_vector. It loads libvulkan.so.1 itself and
-// shares no code with the library, so it runs from scripts/gpu-run.sh on a
+// links nothing of the library, so it runs from scripts/gpu-run.sh on a
 // machine where the engine might not.
 //
-// The Debian 12 headers (1.3.239) predate both extensions: their values
-// and layouts are copied from the Vulkan registry (vk.xml), prefixed Q_.
+// The Debian 12 headers (1.3.239) predate both extensions: the backend's
+// declarations of VK_KHR_cooperative_matrix are shared
+// (lib/ExecutionEngine/VulkanCooperativeMatrix.h); those of
+// VK_NV_cooperative_vector, which only this tool reads, are copied from the
+// Vulkan registry (vk.xml) here, prefixed Q_.
 //
 //===----------------------------------------------------------------------===//
 
 #define VK_NO_PROTOTYPES
 #include <vulkan/vulkan.h>
 
+#include "ExecutionEngine/VulkanCooperativeMatrix.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define Q_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR                     \
-  ((VkStructureType)1000506001)
 #define Q_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_VECTOR_FEATURES_NV        \
   ((VkStructureType)1000491000)
 #define Q_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_VECTOR_PROPERTIES_NV      \
   ((VkStructureType)1000491001)
 #define Q_STRUCTURE_TYPE_COOPERATIVE_VECTOR_PROPERTIES_NV                      \
   ((VkStructureType)1000491002)
-
-typedef struct QCooperativeMatrixProperties {
-  VkStructureType sType;
-  void *pNext;
-  uint32_t MSize, NSize, KSize;
-  uint32_t AType, BType, CType, ResultType;
-  VkBool32 saturatingAccumulation;
-  uint32_t scope;
-} QCooperativeMatrixProperties;
 
 typedef struct QCooperativeVectorFeatures {
   VkStructureType sType;
@@ -146,10 +140,12 @@ static int printExtensions(PFN_vkGetInstanceProcAddr get, VkInstance instance,
 static void printMatrixShapes(PFN_vkGetInstanceProcAddr get,
                               VkInstance instance, VkPhysicalDevice device) {
   uint32_t count;
-  QCooperativeMatrixProperties *shapes = enumerate(
+  CoopvecVkCooperativeMatrixProperties *shapes = enumerate(
       get, instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesKHR",
       device, sizeof(*shapes),
-      Q_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR, &count);
+      (VkStructureType)
+          COOPVEC_VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR,
+      &count);
   for (uint32_t i = 0; i < count; ++i)
     printf("  cooperative matrix %ux%ux%u A=%s B=%s C=%s result=%s "
            "saturating=%u scope=%u\n",

@@ -12,32 +12,8 @@
 
 #include "ExecutionEngine/Engine.h"
 #include "ExecutionEngine/SPIRVReflect.h"
+#include "ExecutionEngine/VulkanCooperativeMatrix.h"
 #include "ExecutionEngine/VulkanLoader.h"
-
-/// VK_KHR_cooperative_matrix, which the 1.3.239 headers predate (values
-/// and layouts from the Vulkan registry).
-#define COOPVEC_VK_KHR_COOPERATIVE_MATRIX "VK_KHR_cooperative_matrix"
-enum {
-  COOPVEC_VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_FEATURES_KHR = 1000506000,
-  COOPVEC_VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_KHR = 1000506001,
-  COOPVEC_VK_COMPONENT_TYPE_FLOAT16_KHR = 0,
-  COOPVEC_VK_COMPONENT_TYPE_FLOAT32_KHR = 1,
-  COOPVEC_VK_SCOPE_SUBGROUP_KHR = 3,
-};
-typedef struct CoopvecVkCooperativeMatrixFeatures {
-  VkStructureType sType;
-  void *pNext;
-  VkBool32 cooperativeMatrix;
-  VkBool32 cooperativeMatrixRobustBufferAccess;
-} CoopvecVkCooperativeMatrixFeatures;
-typedef struct CoopvecVkCooperativeMatrixProperties {
-  VkStructureType sType;
-  void *pNext;
-  uint32_t MSize, NSize, KSize;
-  uint32_t AType, BType, CType, ResultType;
-  VkBool32 saturatingAccumulation;
-  uint32_t scope;
-} CoopvecVkCooperativeMatrixProperties;
 
 /// A physical device and what it offers, read before anything is lowered
 /// (the lowering's options depend on it).
