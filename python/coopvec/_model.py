@@ -178,6 +178,17 @@ class Model:
                              f"{expected}: the model's {what} width is {width}")
         return np.ascontiguousarray(value), single
 
+    def _batch_pair(self, x, other, what, name, per):
+        """`x` (the inputs) and `other` (one output-shaped row per sample,
+        called `what` in errors, `name` in the row count's) as
+        _batch_array gives them, and whether they were one sample."""
+        x, single = self._batch_array(x, self.in_features, "input")
+        other, other_single = self._batch_array(other, self.out_features, what)
+        if other.shape[0] != x.shape[0] or single != other_single:
+            raise ValueError(f"coopvec: {name} has {other.shape[0]} rows, x has "
+                             f"{x.shape[0]}: one {per} per sample")
+        return x, other, single
+
     def _out_array(self, out, shape, what, inputs):
         """`out` checked as the array a result of `shape` is written to, or
         a new one; an array sharing memory with an input would be read
@@ -250,11 +261,8 @@ class Model:
             raise RuntimeError("coopvec: this model has no gradient (layout "
                                f"{self.packed.layout!r}, or gradient=False): "
                                "compile a 'training' packing for backward()")
-        x, single = self._batch_array(x, self.in_features, "input")
-        dy, dy_single = self._batch_array(dy, self.out_features, "output gradient dy")
-        if dy.shape[0] != x.shape[0] or single != dy_single:
-            raise ValueError(f"coopvec: dy has {dy.shape[0]} rows, x has "
-                             f"{x.shape[0]}: one output gradient per sample")
+        x, dy, single = self._batch_pair(x, dy, "output gradient dy", "dy",
+                                         "output gradient")
         w = self._weights()
         dbuffer = self._gradient_buffer(dbuffer, w)
         dx = self._out_array(dx, x.shape[1:] if single else x.shape, "dx",
@@ -279,11 +287,8 @@ class Model:
         if self._loss_grad is None:
             raise RuntimeError("coopvec: this model has no fused loss: compile "
                                "with loss='mse' for train_step()")
-        x, single = self._batch_array(x, self.in_features, "input")
-        t, t_single = self._batch_array(target, self.out_features, "target")
-        if t.shape[0] != x.shape[0] or single != t_single:
-            raise ValueError(f"coopvec: target has {t.shape[0]} rows, x has "
-                             f"{x.shape[0]}: one target per sample")
+        x, t, single = self._batch_pair(x, target, "target", "target",
+                                        "target")
         w = self._weights()
         dbuffer = self._gradient_buffer(dbuffer, w)
         if any(np.may_share_memory(dbuffer, a) for a in (x, t, w)):
