@@ -18,8 +18,11 @@
 // race, so the 64-thread group holding the last thread runs after all the
 // others, and the last thread's store stays, as with one host thread
 // (docs/execution-model.md). Buffers that reduce-mode=expand adds into
-// without atomics (Expand.c) are the exception: each host thread but the
-// first gets its own zeroed copy, merged into the buffer after the run.
+// without atomics (Expand.c) are the exception: each host thread gets its
+// own zeroed copy, added into the buffer with atomics after the run (runs
+// of other engines may add into the same buffer at once). Only an f16
+// buffer's f32 shadow, which belongs to this run, is added into directly
+// by the first host thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,7 +41,7 @@ enum { kChunkAlignment = 64, kChunksPerThread = 8 };
 
 /// The most bytes of per-host-thread copies of expanded buffers one run
 /// allocates (docs/execution-engine.md): beyond, fewer host threads run
-/// (down to one, which adds into the buffers themselves).
+/// (down to one).
 static const int64_t kExpandBudgetBytes = (int64_t)256 << 20;
 /// Under reduce-mode=auto, the expand variant runs when its copies take at
 /// most this many bytes in all, else the atomic code on every host thread:
@@ -155,7 +158,8 @@ typedef struct Plan {
   pthread_t *threads;
   struct Worker *workers;
   /// reduce-mode=expand (Expand.c): the expanded arguments, and the copies
-  /// of host threads 1 .. hosts-1 (copies[host * count + i]).
+  /// of host threads 0 .. hosts-1 (copies[host * count + i]; NULL where
+  /// host 0 adds into a shadow of this run itself).
   const CoopvecExpandTable *expand;
   void **copies;
   int hosts;
@@ -166,15 +170,15 @@ typedef struct Worker {
   int host; // 0: the calling thread
 } Worker;
 
-/// Points the expanded arguments of `call` at host `host`'s copies (host 0
-/// adds into the buffers themselves).
+/// Points the expanded arguments of `call` at host `host`'s copies.
 static void useCopies(const Plan *plan, Call *call, int host) {
-  if (!plan->expand || host == 0)
+  if (!plan->expand)
     return;
   for (intptr_t i = 0; i < plan->expand->count; ++i) {
     MemRef1D *descriptor = &call->descriptors[1 + plan->expand->args[i]];
     void *copy = plan->copies[(size_t)host * plan->expand->count + i];
-    descriptor->allocated = descriptor->aligned = copy;
+    if (copy)
+      descriptor->allocated = descriptor->aligned = copy;
   }
 }
 
@@ -318,9 +322,9 @@ static int hostsForCopies(const CoopvecExpandTable *expand,
     const CoopvecArray *arg = &args[expand->args[i]];
     bytes += arg->size * coopvecDTypeGetSize(arg->dtype);
   }
-  if (bytes == 0 || (threads - 1) * bytes <= budget)
+  if (bytes == 0 || threads * bytes <= budget)
     return threads;
-  return 1 + (int)(budget / bytes);
+  return budget / bytes > 1 ? (int)(budget / bytes) : 1;
 }
 
 /// reduce-mode=auto: the expand variant of `function` when it has one and
@@ -341,15 +345,25 @@ static const CoopvecExpandTable *autoVariant(CoopvecFunction *function,
   return variant;
 }
 
-/// Zeroed copies of the expanded buffers for host threads 1 .. hosts-1.
+/// Whether argument `index` is an f32 shadow of this run (Shadows.c), not
+/// a buffer the caller may share with concurrent runs.
+static bool isShadowOfRun(const CoopvecFunction *function, int64_t index) {
+  return function->engine->shadows && function->shadowed &&
+         function->shadowed[index];
+}
+
+/// Zeroed copies of the expanded buffers for every host thread, but for
+/// host 0's of a shadow (it adds into the shadow itself).
 static CoopvecStatus allocateCopies(CoopvecFunction *function,
                                     const CoopvecArray *args, Plan *plan) {
   intptr_t count = plan->expand->count;
   plan->copies = calloc((size_t)plan->hosts * count + 1, sizeof(void *));
   bool ok = plan->copies != NULL;
-  for (int host = 1; ok && host < plan->hosts; ++host)
+  for (int host = 0; ok && host < plan->hosts; ++host)
     for (intptr_t i = 0; ok && i < count; ++i) {
       const CoopvecArray *arg = &args[plan->expand->args[i]];
+      if (host == 0 && isShadowOfRun(function, plan->expand->args[i]))
+        continue;
       ok =
           (plan->copies[(size_t)host * count + i] = calloc(
                (size_t)arg->size + 1, (size_t)coopvecDTypeGetSize(arg->dtype)));

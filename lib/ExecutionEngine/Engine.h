@@ -155,8 +155,9 @@ void coopvecEngineCollectExpanded(CoopvecEngine *engine, MlirOperation lowered,
 const CoopvecExpandTable *coopvecEngineExpandedOf(const CoopvecEngine *engine,
                                                   const char *function);
 void coopvecEngineFreeExpanded(CoopvecEngine *engine);
-/// Adds the copies of hosts 1 .. hosts-1 (copies[host * count + i], the
-/// copy of argument table->args[i]) into the arguments' buffers.
+/// Adds the copies of hosts 0 .. hosts-1 (copies[host * count + i], the
+/// copy of argument table->args[i]; NULL: none) into the arguments'
+/// buffers, with atomic adds.
 void coopvecExpandMerge(const CoopvecExpandTable *table,
                         const CoopvecArray *args, void *const *copies,
                         int hosts);

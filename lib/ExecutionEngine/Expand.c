@@ -5,11 +5,13 @@
 // scatter-adds use: lib/Conversion/PerThread/ReduceMode.h) and names them
 // in the lowered module's `coopvec.expanded_args` dictionary. The CPU
 // backend reads it when it compiles (this file), and a run gives each host
-// thread but the first its own zeroed copy of such a buffer, then adds the
-// copies into the buffer after the threads have joined (CPURun.c). The
-// first host thread adds into the buffer itself. An f16 buffer is
-// expanded as the f32 shadow the engine runs on (Shadows.c): the copies
-// are f32 and are added into the shadow, which is rounded to f16 once.
+// thread its own zeroed copy of such a buffer, then adds the copies into
+// the buffer after the threads have joined (CPURun.c), with atomics: runs
+// of other engines may add into the same buffer at once, as the dialect
+// allows. An f16 buffer is expanded as the f32 shadow the engine runs on
+// (Shadows.c), which belongs to the run: the first host thread adds into
+// it itself, the other copies are f32 and are added into it, and it is
+// rounded to f16 once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,34 +88,40 @@ void coopvecEngineFreeExpanded(CoopvecEngine *engine) {
 /// by that host) is skipped: adding it would turn a -0.0 into +0.0, and a
 /// shadow's untouched -0.0 is how Shadows.c knows to leave an f16 element
 /// (-0.0 and NaN payloads included) as it was. Only the sign of a zero sum
-/// can differ, which the dialect leaves open.
+/// can differ, which the dialect leaves open. Each add is atomic (a
+/// compare-and-swap loop for f32), as the compiled code's would be.
 static void addInto(void *data, const void *copy, CoopvecDType dtype,
                     int64_t count) {
-  if (dtype == CoopvecDTypeF32) {
-    float *to = data;
-    const uint32_t *from = copy;
-    for (int64_t e = 0; e < count; ++e)
-      if (from[e] != 0) {
-        float value;
-        memcpy(&value, &from[e], sizeof(value));
-        to[e] += value;
-      }
-    return;
-  }
-  // i32 adds wrap, as the atomics do: in unsigned arithmetic.
   uint32_t *to = data;
   const uint32_t *from = copy;
-  for (int64_t e = 0; e < count; ++e)
-    to[e] += from[e];
+  for (int64_t e = 0; e < count; ++e) {
+    if (from[e] == 0)
+      continue; // +0.0 or an i32 0: nothing to add
+    if (dtype != CoopvecDTypeF32) {
+      // i32 adds wrap, as the atomics do: in unsigned arithmetic.
+      __atomic_fetch_add(&to[e], from[e], __ATOMIC_RELAXED);
+      continue;
+    }
+    float value, sum;
+    memcpy(&value, &from[e], sizeof(value));
+    uint32_t old = __atomic_load_n(&to[e], __ATOMIC_RELAXED), updated;
+    do {
+      memcpy(&sum, &old, sizeof(sum));
+      sum += value;
+      memcpy(&updated, &sum, sizeof(updated));
+    } while (!__atomic_compare_exchange_n(&to[e], &old, updated, true,
+                                          __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+  }
 }
 
 void coopvecExpandMerge(const CoopvecExpandTable *table,
                         const CoopvecArray *args, void *const *copies,
                         int hosts) {
-  for (int host = 1; host < hosts; ++host)
+  for (int host = 0; host < hosts; ++host)
     for (intptr_t i = 0; i < table->count; ++i) {
       const CoopvecArray *arg = &args[table->args[i]];
-      addInto(arg->data, copies[(size_t)host * table->count + i], arg->dtype,
-              arg->size);
+      const void *copy = copies[(size_t)host * table->count + i];
+      if (copy)
+        addInto(arg->data, copy, arg->dtype, arg->size);
     }
 }

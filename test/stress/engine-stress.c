@@ -20,6 +20,10 @@
 // order of the additions: results must equal the reference exactly, and
 // the shared gradients the sum of every thread's contribution, which only
 // holds if the compiled code's accumulations are atomic across engines.
+// The gradient buffer is small, so the pipelines' default reduce-mode=auto
+// runs the expand variant: per-host-thread copies the engine adds into the
+// shared buffer after each run (lib/ExecutionEngine/Expand.c), which must
+// be atomic too.
 // The test is also built with ThreadSanitizer (COOPVEC_TSAN=ON,
 // scripts/tsan.sh), where it checks the engine's own threads, counters and
 // hand-over for data races.
