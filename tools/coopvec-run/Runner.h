@@ -67,7 +67,8 @@ typedef struct Options {
   const char *saveInputsPrefix;
   const char *loweredPath;
   const char *pipeline;
-  const char *reduceMode; // --reduce-mode: direct, local or auto
+  const char *reduceMode; // --reduce-mode: direct, local, expand or auto
+  const char *laneRefill; // --lane-refill: true, false or auto (CPU)
   const char *sharedLibs[8];
   int numSharedLibs;
   int64_t lanes;

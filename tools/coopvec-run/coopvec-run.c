@@ -47,6 +47,7 @@ static const char kUsage[] =
     "         [--out=PREFIX | -o DIR] [--save-inputs=PREFIX] [--print]\n"
     "         [--check [--rtol=R] [--atol=A]] [--reference] [--time]\n"
     "         [--lanes=L] [--reduce-mode=direct|local|expand|auto]\n"
+    "         [--lane-refill=true|false|auto]\n"
     "         [--pipeline=PIPELINE] [--lowered=FILE]\n"
     "         [--shared-lib=PATH ...] [--threads=N]\n"
     "         [--target=cpu|cuda|vulkan [--device=N]]\n"
@@ -175,6 +176,10 @@ static bool parseValued(const char *arg, Options *options, bool *known) {
     return (options->reduceMode = value) &&
            (!strcmp(value, "direct") || !strcmp(value, "local") ||
             !strcmp(value, "expand") || !strcmp(value, "auto"));
+  else if ((value = valueOf(arg, "--lane-refill")))
+    return (options->laneRefill = value) &&
+           (!strcmp(value, "true") || !strcmp(value, "false") ||
+            !strcmp(value, "auto"));
   else if ((value = valueOf(arg, "--target")))
     return (options->hasTarget = true) &&
            coopvecTargetFromName(value, &options->target);
@@ -260,18 +265,23 @@ static ParseStatus parseOptions(int argc, char **argv, Options *options,
   }
   // Options of the CPU target would be ignored elsewhere: say so instead.
   if (options->target != CoopvecTargetCPU &&
-      (options->lanes || options->threads)) {
+      (options->lanes || options->threads || options->laneRefill)) {
     runError("%s is an option of the cpu target, not of '%s'",
-             options->lanes ? "--lanes" : "--threads",
+             options->lanes     ? "--lanes"
+             : options->threads ? "--threads"
+                                : "--lane-refill",
              coopvecTargetGetName(options->target));
     return ParseError;
   }
-  // Both name the lowering's options: --pipeline is all of them.
-  if (options->pipeline && (options->lanes || options->reduceMode)) {
-    runError("%s is an option of the default pipeline; with --pipeline, "
+  // They name the lowering's options: --pipeline is all of them.
+  const char *lowering = options->lanes        ? "lanes"
+                         : options->reduceMode ? "reduce-mode"
+                         : options->laneRefill ? "lane-refill"
+                                               : NULL;
+  if (options->pipeline && lowering) {
+    runError("--%s is an option of the default pipeline; with --pipeline, "
              "give it in the pipeline (coopvec-lower-to-<target>{%s=...})",
-             options->lanes ? "--lanes" : "--reduce-mode",
-             options->lanes ? "lanes" : "reduce-mode");
+             lowering, lowering);
     return ParseError;
   }
   if (options->target == CoopvecTargetCPU && options->hasDevice) {
@@ -537,25 +547,33 @@ static MlirModule parseLowered(const Options *options, MlirContext ctx,
   return lowered;
 }
 
+/// The default pipeline's options from --lanes, --reduce-mode and
+/// --lane-refill ("lanes=8 reduce-mode=local"), or "" for none.
+static void pipelineOptionsOf(const Options *options, char *text, size_t size) {
+  int length = 0;
+  text[0] = '\0';
+  if (options->lanes > 0)
+    length += snprintf(text, size, "lanes=%lld", (long long)options->lanes);
+  if (options->reduceMode)
+    length += snprintf(text + length, size - (size_t)length, "%sreduce-mode=%s",
+                       length ? " " : "", options->reduceMode);
+  if (options->laneRefill)
+    snprintf(text + length, size - (size_t)length, "%slane-refill=%s",
+             length ? " " : "", options->laneRefill);
+}
+
 /// Creates the engine: the target, the pipeline (--pipeline, or the
-/// target's default with --lanes and --reduce-mode), the --lowered code,
-/// the libraries.
+/// target's default with --lanes, --reduce-mode and --lane-refill), the
+/// --lowered code, the libraries.
 static CoopvecEngine *createEngine(const Options *options, MlirModule module,
                                    MlirModule lowered) {
   char pipelineOptions[128];
   CoopvecEngineOptions engineOptions = coopvecEngineOptionsGetDefault();
   engineOptions.target = options->target;
   engineOptions.pipeline = options->pipeline;
-  if (options->lanes > 0 || options->reduceMode) {
-    int length = 0;
-    if (options->lanes > 0)
-      length = snprintf(pipelineOptions, sizeof(pipelineOptions), "lanes=%lld",
-                        (long long)options->lanes);
-    if (options->reduceMode)
-      snprintf(pipelineOptions + length, sizeof(pipelineOptions) - length,
-               "%sreduce-mode=%s", length ? " " : "", options->reduceMode);
+  pipelineOptionsOf(options, pipelineOptions, sizeof(pipelineOptions));
+  if (pipelineOptions[0])
     engineOptions.pipelineOptions = pipelineOptions;
-  }
   if (!mlirModuleIsNull(lowered))
     engineOptions.loweredModule = mlirModuleGetOperation(lowered);
   engineOptions.sharedLibPaths = options->sharedLibs;

@@ -15,13 +15,13 @@
 // --pipeline are left out and the others run on that target.
 
 // RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=1 --random --seed=301 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS %}
-// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=7 --random --seed=302 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=7 --random --seed=302 --check --lane-refill=true | FileCheck %s --check-prefix=TRIPS %}
 // RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=33 --random --seed=303 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true lanes=4})' | FileCheck %s --check-prefix=TRIPS %}
 // RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=1029 --random --seed=304 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS %}
 // RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=4099 --random --seed=305 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS %}
 // RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=4099 --threads=2 --random --seed=306 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=TRIPS %}
 // RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=1029 --threads=2 --random --seed=307 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true reduce-mode=local})' | FileCheck %s --check-prefix=TRIPS %}
-// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=33 --random --seed=308 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=false})' | FileCheck %s --check-prefix=TRIPS %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=33 --random --seed=308 --check --lane-refill=false --lanes=8 | FileCheck %s --check-prefix=TRIPS %}
 // RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=trips --batch=4099 --threads=2 --random --seed=309 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=false})' | FileCheck %s --check-prefix=TRIPS %}
 // RUN: coopvec-run %s --entry=trips --batch=1029 --random --seed=310 --check | FileCheck %s --check-prefix=TRIPS
 // TRIPS:      result 0: max abs error {{.*}}: PASS

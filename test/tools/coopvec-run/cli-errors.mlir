@@ -27,6 +27,18 @@
 // RUN:   | FileCheck %s --check-prefix=LANES-PIPELINE
 // LANES-PIPELINE: coopvec-run: error: --lanes is an option of the default pipeline; with --pipeline, give it in the pipeline (coopvec-lower-to-<target>{lanes=...})
 
+// --lane-refill is true, false or auto, an option of the CPU's default
+// pipeline; it changes how the loop runs, not what it computes.
+// RUN: not coopvec-run %s --entry=scale --random --lane-refill=sometimes 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REFILL
+// REFILL: coopvec-run: error: invalid value in '--lane-refill=sometimes'
+// RUN: not coopvec-run %s --entry=scale --random --lane-refill=true --pipeline='builtin.module(coopvec-lower-to-cpu)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REFILL-PIPELINE
+// REFILL-PIPELINE: coopvec-run: error: --lane-refill is an option of the default pipeline; with --pipeline, give it in the pipeline (coopvec-lower-to-<target>{lane-refill=...})
+// RUN: not coopvec-run %s --entry=scale --random --lane-refill=true --target=vulkan 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REFILL-TARGET
+// REFILL-TARGET: coopvec-run: error: --lane-refill is an option of the cpu target, not of 'vulkan'
+
 // RUN: not coopvec-run %t.missing.mlir --entry=scale 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOFILE
 // NOFILE: coopvec-run: error: {{.*}}missing.mlir: cannot open: No such file or directory
