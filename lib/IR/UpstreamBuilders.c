@@ -303,9 +303,7 @@ void coopvecBuildMemrefStore(CoopvecBuilder *b, MlirValue value,
 // scf.for
 //===----------------------------------------------------------------------===//
 
-/// Inserts an op created from an MlirOperationState (ops with regions are
-/// not made by coopvecBuildOperation) where `b` inserts.
-static void insertAt(CoopvecBuilder *b, MlirOperation op) {
+void coopvecInsertAt(CoopvecBuilder *b, MlirOperation op) {
   if (b->rewriter.ptr)
     mlirRewriterBaseInsert(b->rewriter, op);
   else if (mlirOperationIsNull(b->before))
@@ -347,7 +345,7 @@ CoopvecLoop coopvecBuildFor(CoopvecBuilder *b, MlirValue lower, MlirValue upper,
   free(operands);
   if (mlirOperationIsNull(op))
     abort(); // the operands are index values and the inits match the types
-  insertAt(b, op);
+  coopvecInsertAt(b, op);
   CoopvecLoop loop = {op, mlirBlockGetArgument(block, 0), block,
                       coopvecBuilderAtEnd(block, b->location)};
   return loop;
@@ -385,7 +383,7 @@ CoopvecIf coopvecBuildIf(CoopvecBuilder *b, MlirValue condition) {
   MlirOperation op = mlirOperationCreate(&state);
   if (mlirOperationIsNull(op))
     abort(); // the condition is an i1
-  insertAt(b, op);
+  coopvecInsertAt(b, op);
   CoopvecIf branch = {op, coopvecBuilderAtEnd(block, b->location)};
   return branch;
 }
@@ -409,7 +407,7 @@ CoopvecIfElse coopvecBuildIfElse(CoopvecBuilder *b, MlirValue condition,
   MlirOperation op = mlirOperationCreate(&state);
   if (mlirOperationIsNull(op))
     abort(); // the condition is an i1
-  insertAt(b, op);
+  coopvecInsertAt(b, op);
   CoopvecIfElse branch = {op, numResults,
                           coopvecBuilderAtEnd(blocks[0], b->location),
                           coopvecBuilderAtEnd(blocks[1], b->location)};

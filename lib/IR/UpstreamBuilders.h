@@ -139,6 +139,10 @@ MlirValue coopvecBuildAlloca(CoopvecBuilder *b, MlirType type,
 void coopvecBuildAtomicAdd(CoopvecBuilder *b, MlirValue value, MlirValue buffer,
                            MlirValue index);
 
+/// Inserts an op created from an MlirOperationState (ops with regions are
+/// not made by coopvecBuildOperation) where `b` inserts.
+void coopvecInsertAt(CoopvecBuilder *b, MlirOperation op);
+
 /// An `scf.for` under construction: `body` appends to its block until
 /// coopvecFinishFor adds the scf.yield.
 typedef struct CoopvecLoop {

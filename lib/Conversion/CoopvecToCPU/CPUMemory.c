@@ -203,6 +203,34 @@ static MlirValue laneIndices(CPULowering *l, CoopvecBuilder *b,
   return a->local ? interleaved(l, b, indices) : indices;
 }
 
+/// What the lanes' addresses are compared by: the i32 values a buffer's
+/// indices were sign-extended from (equal exactly when the indices are,
+/// in half the registers), else the indices.
+static MlirValue addressKeys(const CoopvecElementAccess *a, MlirValue indices) {
+  MlirValue narrow =
+      a->local ? (MlirValue){NULL} : coopvecSignExtendedI32(indices);
+  return mlirValueIsNull(narrow) ? indices : narrow;
+}
+
+/// The address (an index) of a lane whose key (an element of `keys`, from
+/// addressKeys) is `key`.
+static MlirValue addressOfKey(CPULowering *l, CoopvecBuilder *b, MlirValue key,
+                              MlirValue keys, MlirValue indices) {
+  if (keys.ptr == indices.ptr)
+    return key;
+  return coopvecBuildCast1(b, "arith.index_cast", key,
+                           mlirIndexTypeGet(l->p.ctx));
+}
+
+/// Lane `lane`'s address, extracted from the narrower keys when there are.
+static MlirValue laneAddress(CPULowering *l, CoopvecBuilder *b,
+                             const CoopvecElementAccess *a, MlirValue indices,
+                             MlirValue lane) {
+  MlirValue keys = addressKeys(a, indices);
+  return addressOfKey(l, b, coopvecBuildExtractDynamic(b, keys, lane), keys,
+                      indices);
+}
+
 /// for lane < L: if enabled[lane]: old[lane] = atomic(buffer[index[lane]],
 /// value[lane]).
 static MlirValue directAtomic(CPULowering *l, CoopvecBuilder *b,
@@ -222,8 +250,7 @@ static MlirValue directAtomic(CPULowering *l, CoopvecBuilder *b,
       in, coopvecBuildExtractDynamic(in, enabled, lane), 1, types);
   CoopvecBuilder *then = &branch.then;
   MlirValue operands[] = {coopvecBuildExtractDynamic(then, value, lane),
-                          a->buffer,
-                          coopvecBuildExtractDynamic(then, indices, lane)};
+                          a->buffer, laneAddress(l, then, a, indices, lane)};
   MlirNamedAttribute attr = coopvecNamedAttr(l->p.ctx, "kind", kind);
   MlirValue result = coopvecBuild1(then, "memref.atomic_rmw", 3, operands,
                                    a->element, 1, &attr);
@@ -260,36 +287,81 @@ static MlirValue lanesAt(CoopvecBuilder *b, MlirValue indices,
           coopvecBuildBroadcast(b, address, mlirValueGetType(indices))));
 }
 
-/// reduce-mode=local (ReduceMode.h): for lane < L: if pending[lane]: the
-/// pending lanes with its address are summed, added with one atomic and
-/// no longer pending. All lanes at one address cost one atomic; L distinct
-/// addresses cost L, as direct does, plus a compare and a reduction each.
-/// (An scf.while over the smallest pending address, whose rounds are the
-/// distinct addresses, measured slower: a minui reduction per round.)
+/// The lanes of `mask` (vector<L x i1>) as the bits of an L-bit integer:
+/// one movmsk-style instruction on x86.
+static MlirValue laneBits(CPULowering *l, CoopvecBuilder *b, MlirValue mask) {
+  int64_t one = 1;
+  MlirType bits = mlirVectorTypeGet(
+      1, &one, mlirIntegerTypeGet(l->p.ctx, (unsigned)l->lanes));
+  return coopvecBuildExtract(
+      b, coopvecBuild1(b, "vector.bitcast", 1, &mask, bits, 0, NULL), 0);
+}
+
+/// Inserts `scf.while (%pending = enabled) : (vector<L x i1>) -> ...`,
+/// whose `before` region continues while some lane is pending and hands
+/// the pending lanes and their bits to the body. *body is the body's
+/// block (arguments: pending, bits), empty: the caller fills it and ends
+/// it with `scf.yield` of the lanes still pending.
+static void buildPendingLoop(CPULowering *l, CoopvecBuilder *b,
+                             MlirValue enabled, MlirBlock *body) {
+  MlirType maskType = mlirValueGetType(enabled);
+  MlirType bitsType = mlirIntegerTypeGet(l->p.ctx, (unsigned)l->lanes);
+  MlirLocation loc = b->location;
+  MlirType afterTypes[] = {maskType, bitsType};
+  MlirLocation locs[] = {loc, loc};
+  MlirBlock before = mlirBlockCreate(1, &maskType, locs);
+  *body = mlirBlockCreate(2, afterTypes, locs);
+  MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
+  mlirRegionAppendOwnedBlock(regions[0], before);
+  mlirRegionAppendOwnedBlock(regions[1], *body);
+  MlirOperationState state =
+      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.while"), loc);
+  mlirOperationStateAddOperands(&state, 1, &enabled);
+  mlirOperationStateAddResults(&state, 2, afterTypes);
+  mlirOperationStateAddOwnedRegions(&state, 2, regions);
+  MlirOperation loop = mlirOperationCreate(&state);
+  coopvecInsertAt(b, loop);
+  CoopvecBuilder in = coopvecBuilderAtEnd(before, loc);
+  MlirValue pending = mlirBlockGetArgument(before, 0);
+  MlirValue bits = laneBits(l, &in, pending);
+  MlirValue operands[] = {
+      coopvecBuildCmpI(&in, COOPVEC_CMPI_NE, bits,
+                       coopvecBuildIntConstant(&in, bitsType, 0)),
+      pending, bits};
+  coopvecBuild0(&in, "scf.condition", 3, operands, 0, NULL);
+}
+
+/// reduce-mode=local (ReduceMode.h): while some lane is pending, the
+/// first pending lane's address is taken: the pending lanes with that
+/// address are summed, added with one atomic and no longer pending. The
+/// rounds are the group's distinct addresses: all lanes at one address
+/// cost one atomic and one round; L distinct addresses cost L atomics, as
+/// direct does, plus a compare and a reduction each. The first pending
+/// lane comes from the lanes' bits (cttz), so cleared lanes cost nothing
+/// (a loop over all L lanes tested each; an scf.while over the smallest
+/// pending address, by a minui reduction per round, measured slower).
 static void localAdd(CPULowering *l, CoopvecBuilder *b,
                      const CoopvecElementAccess *a, MlirAttribute kind,
                      MlirValue value, MlirValue enabled) {
   MlirValue indices = laneIndices(l, b, a);
-  CoopvecLoop loop =
-      coopvecBuildFor(b, indexConstant(l, 0), indexConstant(l, l->lanes),
-                      indexConstant(l, 1), 1, &enabled);
-  CoopvecBuilder *in = &loop.body;
-  MlirValue pending = coopvecLoopIterArg(&loop, 0);
-  MlirType types[] = {mlirValueGetType(pending)};
-  CoopvecIfElse branch = coopvecBuildIfElse(
-      in, coopvecBuildExtractDynamic(in, pending, loop.inductionVar), 1, types);
-  CoopvecBuilder *then = &branch.then;
-  MlirValue address =
-      coopvecBuildExtractDynamic(then, indices, loop.inductionVar);
-  MlirValue same = lanesAt(then, indices, address, pending);
+  MlirValue keys = addressKeys(a, indices);
+  MlirBlock block;
+  buildPendingLoop(l, b, enabled, &block);
+  CoopvecBuilder in = coopvecBuilderAtEnd(block, b->location);
+  MlirValue pending = mlirBlockGetArgument(block, 0);
+  MlirValue first =
+      coopvecBuildUnaryOp(&in, "math.cttz", mlirBlockGetArgument(block, 1));
+  MlirValue lane = coopvecBuildCast1(&in, "arith.index_castui", first,
+                                     mlirIndexTypeGet(l->p.ctx));
+  MlirValue key = coopvecBuildExtractDynamic(&in, keys, lane);
+  MlirValue same = lanesAt(&in, keys, key, pending);
+  MlirValue address = addressOfKey(l, &in, key, keys, indices);
   MlirValue sum =
-      coopvecNarrowTo(then, sumOfLanes(then, value, same), a->element);
-  coopvecBuildAtomic(then, kind, sum, a->buffer, address);
+      coopvecNarrowTo(&in, sumOfLanes(&in, value, same), a->element);
+  coopvecBuildAtomic(&in, kind, sum, a->buffer, address);
   // `same` is a subset of `pending`: xor clears exactly those lanes.
-  MlirValue left = coopvecBuildBinaryOp(then, "arith.xori", pending, same);
-  coopvecFinishIfElse(&branch, &left, &pending);
-  MlirValue next = mlirOperationGetResult(branch.op, 0);
-  coopvecFinishFor(&loop, 1, &next);
+  MlirValue left = coopvecBuildBinaryOp(&in, "arith.xori", pending, same);
+  coopvecBuild0(&in, "scf.yield", 1, &left, 0, NULL);
 }
 
 /// Whether `buffer` (lowered) is an argument of @f_batched that
@@ -316,7 +388,7 @@ static void plainAdd(CPULowering *l, CoopvecBuilder *b,
   CoopvecIf branch = coopvecBuildIf(
       in, coopvecBuildExtractDynamic(in, enabled, loop.inductionVar));
   CoopvecBuilder *then = &branch.then;
-  MlirValue at = coopvecBuildExtractDynamic(then, indices, loop.inductionVar);
+  MlirValue at = laneAddress(l, then, a, indices, loop.inductionVar);
   MlirValue old = coopvecBuildMemrefLoad(then, a->buffer, at);
   MlirValue sum = coopvecBuildBinaryOp(
       then, mlirTypeIsAFloat(a->element) ? "arith.addf" : "arith.addi", old,
@@ -337,9 +409,10 @@ static void addOnceOrPerLane(CPULowering *l, CoopvecBuilder *b,
                              const CoopvecElementAccess *a, MlirAttribute kind,
                              MlirValue value, MlirValue enabled, bool plain) {
   MlirValue indices = laneIndices(l, b, a);
-  MlirValue address = coopvecBuildExtract(b, indices, 0);
-  MlirValue elsewhere = coopvecBuildBinaryOp(
-      b, "arith.xori", enabled, lanesAt(b, indices, address, enabled));
+  MlirValue keys = addressKeys(a, indices);
+  MlirValue key = coopvecBuildExtract(b, keys, 0);
+  MlirValue elsewhere = coopvecBuildBinaryOp(b, "arith.xori", enabled,
+                                             lanesAt(b, keys, key, enabled));
   MlirValue anyEnabled = cpuAnyActive(&l->p, b, enabled);
   CoopvecIfElse branch =
       coopvecBuildIfElse(b, cpuAnyActive(&l->p, b, elsewhere), 0, NULL);
@@ -349,6 +422,7 @@ static void addOnceOrPerLane(CPULowering *l, CoopvecBuilder *b,
     directAtomic(l, &branch.then, a, kind, value, enabled);
   CoopvecIf any = coopvecBuildIf(&branch.otherwise, anyEnabled);
   CoopvecBuilder *in = &any.then;
+  MlirValue address = addressOfKey(l, in, key, keys, indices);
   MlirValue sum =
       coopvecNarrowTo(in, sumOfLanes(in, value, enabled), a->element);
   if (plain)

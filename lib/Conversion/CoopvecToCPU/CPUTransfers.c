@@ -8,9 +8,13 @@
 // B row stores, so that nothing is gathered element by element (x86 CPUs
 // without fast gathers, Zen among them, get scalar loads from LLVM for a
 // vector.gather). The last, partial group, and the N % B elements past the
-// last sub-block, use strided gathers (stride N) with the lane mask. Results
-// are written the same way, with scatters where a gather would be. Every
-// transfer is a loop, so the code does not grow with N x L.
+// last sub-block, use strided gathers (stride N) with the lane mask. A
+// full group of a narrow vec (N < B: a 2-D or 3-D position, an RGB
+// colour) loads B threads' N x B contiguous elements as one vector and
+// picks each element's B lanes out with a shuffle (and stores the other
+// way round), instead of N gathers. Results are written the same way, with
+// scatters where a gather would be. Every transfer is a loop, so the code
+// does not grow with N x L.
 //
 //===----------------------------------------------------------------------===//
 
@@ -206,6 +210,120 @@ static void storeBlocks(CPULowering *l, CoopvecBuilder *b, MlirValue buffer,
 }
 
 //===----------------------------------------------------------------------===//
+// Narrow vecs (N < B)
+//===----------------------------------------------------------------------===//
+
+/// The most elements (N x B) one narrow transfer moves as one vector:
+/// 8 registers of f32 on AVX2. Wider vecs are gathered.
+enum { kNarrowMaxElements = 64 };
+
+/// vector.shuffle %lhs, %rhs into `count` elements picked by `mask`.
+static MlirValue shuffleTo(CoopvecBuilder *b, MlirValue lhs, MlirValue rhs,
+                           int64_t count, const int64_t *mask) {
+  MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(lhs));
+  MlirContext ctx = b->context;
+  MlirNamedAttribute attribute =
+      coopvecNamedAttr(ctx, "mask", mlirDenseI64ArrayGet(ctx, count, mask));
+  MlirValue operands[] = {lhs, rhs};
+  return coopvecBuild1(b, "vector.shuffle", 2, operands,
+                       vectorOf(count, element), 1, &attribute);
+}
+
+/// The loop `loop` over a full group's threads in steps of B (none, a
+/// null op, when L == B): *body is its body, *start the buffer index
+/// (threadBase + t) * N of its first thread's element 0, *thread t.
+static void openNarrowLoop(CPULowering *l, CoopvecBuilder *b, intptr_t size,
+                           CoopvecLoop *loop, CoopvecBuilder **body,
+                           MlirValue *start, MlirValue *thread) {
+  loop->op = (MlirOperation){NULL};
+  *body = b;
+  *thread = indexConstant(l, 0);
+  MlirValue first = l->threadBase;
+  if (l->lanes > l->transposeBlock) {
+    *loop = coopvecBuildFor(b, indexConstant(l, 0), indexConstant(l, l->lanes),
+                            indexConstant(l, l->transposeBlock), 0, NULL);
+    coopvecSetNoUnroll(loop);
+    *body = &loop->body;
+    *thread = loop->inductionVar;
+    first = coopvecBuildBinaryOp(*body, "arith.addi", first, *thread);
+  }
+  *start =
+      coopvecBuildBinaryOp(*body, "arith.muli", first, indexConstant(l, size));
+}
+
+static void closeNarrowLoop(CoopvecLoop *loop) {
+  if (!mlirOperationIsNull(loop->op))
+    coopvecFinishFor(loop, 0, NULL);
+}
+
+/// A full group of a narrow vec: per B threads, their N x B elements as
+/// one contiguous load; element i's lanes are flat[i], flat[i + N], ...
+static void loadNarrow(CPULowering *l, CoopvecBuilder *b, MlirValue buffer,
+                       MlirType element, intptr_t size, int64_t blocks,
+                       MlirValue tile) {
+  (void)blocks;
+  int64_t block = l->transposeBlock, mask[16];
+  CoopvecBuilder *in;
+  MlirValue start, thread;
+  CoopvecLoop loop;
+  openNarrowLoop(l, b, size, &loop, &in, &start, &thread);
+  MlirValue operands[] = {buffer, start};
+  MlirValue flat = coopvecBuild1(in, "vector.load", 2, operands,
+                                 vectorOf(size * block, element), 0, NULL);
+  for (intptr_t i = 0; i < size; ++i) {
+    for (int64_t j = 0; j < block; ++j)
+      mask[j] = j * size + i;
+    MlirValue row = coopvecWidenToF32(
+        in, size == 1 ? flat : shuffleTo(in, flat, flat, block, mask));
+    MlirValue stored[] = {row, tile, indexConstant(l, i), thread};
+    coopvecBuild0(in, "vector.store", 4, stored, 0, NULL);
+  }
+  closeNarrowLoop(&loop);
+}
+
+/// The inverse of loadNarrow: the N rows of B lanes concatenated (a tree
+/// of shuffles of equal-sized halves, padded to a power of two), then
+/// interleaved into one N x B store.
+static void storeNarrow(CPULowering *l, CoopvecBuilder *b, MlirValue buffer,
+                        MlirType element, intptr_t size, int64_t blocks,
+                        MlirValue tile) {
+  (void)blocks;
+  int64_t block = l->transposeBlock, mask[kNarrowMaxElements];
+  CoopvecBuilder *in;
+  MlirValue start, thread, parts[kNarrowMaxElements / 2];
+  CoopvecLoop loop;
+  openNarrowLoop(l, b, size, &loop, &in, &start, &thread);
+  int64_t count = 1;
+  while (count < size)
+    count *= 2;
+  for (int64_t i = 0; i < size; ++i) {
+    MlirValue operands[] = {tile, indexConstant(l, i), thread};
+    parts[i] =
+        coopvecNarrowTo(in,
+                        coopvecBuild1(in, "vector.load", 3, operands,
+                                      vectorOf(block, l->p.f32), 0, NULL),
+                        element);
+  }
+  for (int64_t i = size; i < count; ++i)
+    parts[i] = parts[0]; // padding, never picked
+  for (int64_t width = block; count > 1; width *= 2, count /= 2)
+    for (int64_t k = 0; k < count / 2; ++k) {
+      for (int64_t c = 0; c < 2 * width; ++c)
+        mask[c] = c;
+      parts[k] = shuffleTo(in, parts[2 * k], parts[2 * k + 1], 2 * width, mask);
+    }
+  for (intptr_t i = 0; i < size; ++i)
+    for (int64_t j = 0; j < block; ++j)
+      mask[j * size + i] = i * block + j;
+  MlirValue operands[] = {
+      size == 1 ? parts[0]
+                : shuffleTo(in, parts[0], parts[0], size * block, mask),
+      buffer, start};
+  coopvecBuild0(in, "vector.store", 3, operands, 0, NULL);
+  closeNarrowLoop(&loop);
+}
+
+//===----------------------------------------------------------------------===//
 // Gathers and scatters
 //===----------------------------------------------------------------------===//
 
@@ -312,22 +430,27 @@ typedef void (*ElementTransfer)(CPULowering *l, CoopvecBuilder *b,
 
 /// Moves the group's `size` elements between `buffer` and `tile`: full
 /// groups by sub-block transposes (then element transfers for the rest),
-/// after prefetching the next group's block (for writing when `write`); the
-/// last group by element transfers alone.
+/// or, for a narrow vec, by contiguous transfers and shuffles, after
+/// prefetching the next group's block (for writing when `write`); the last
+/// group by element transfers alone.
 static void transfer(CPULowering *l, MlirValue buffer, MlirType element,
                      intptr_t size, MlirValue tile, bool write,
-                     BlockTransfer blocked, ElementTransfer elementwise) {
+                     BlockTransfer blocked, BlockTransfer narrow,
+                     ElementTransfer elementwise) {
   int64_t block = l->transposeBlock;
   int64_t blocks = block ? size / block : 0;
-  if (blocks == 0) {
+  if (block == 0 || (blocks == 0 && size * block > kNarrowMaxElements)) {
     elementwise(l, &l->p.body, buffer, element, 0, size, tile);
     return;
   }
   CoopvecIfElse branches =
       coopvecBuildIfElse(&l->p.body, fullGroup(l), 0, NULL);
   prefetchNextGroup(l, &branches.then, buffer, element, size, write);
-  blocked(l, &branches.then, buffer, element, size, blocks, tile);
-  if (blocks * block < size)
+  if (blocks == 0)
+    narrow(l, &branches.then, buffer, element, size, 0, tile);
+  else
+    blocked(l, &branches.then, buffer, element, size, blocks, tile);
+  if (blocks && blocks * block < size)
     elementwise(l, &branches.then, buffer, element, blocks * block, size, tile);
   elementwise(l, &branches.otherwise, buffer, element, 0, size, tile);
   coopvecFinishIfElse(&branches, NULL, NULL);
@@ -339,7 +462,7 @@ void cpuLoadVecArgument(CPULowering *l, MlirValue arg, MlirValue buffer) {
   // A pooled tile: once the argument is dead, later values reuse it.
   MlirValue tile = coopvecScratchTile(&l->p, size);
   transfer(l, buffer, coopvecVecTypeGetElementType(vecType), size, tile, false,
-           loadBlocks, gatherToTile);
+           loadBlocks, loadNarrow, gatherToTile);
   if (coopvecWantsTile(&l->p, size)) {
     coopvecMapTile(&l->p, arg, size, tile);
     return;
@@ -355,7 +478,8 @@ void cpuStoreResults(CPULowering *l, MlirOperation ret, intptr_t firstOutput) {
     MlirValue value = mlirOperationGetOperand(ret, r);
     transfer(l, mlirBlockGetArgument(l->entryBlock, firstOutput + r),
              coopvecVecElementOf(value), coopvecVecSizeOf(value),
-             coopvecTileOf(&l->p, value), true, storeBlocks, scatterFromTile);
+             coopvecTileOf(&l->p, value), true, storeBlocks, storeNarrow,
+             scatterFromTile);
   }
 }
 

@@ -118,7 +118,32 @@ typedef struct Place {
   MlirValue inside;
 } Place;
 
-/// index u< bound (in the index's form), unless both are constants.
+MlirValue coopvecSignExtendedI32(MlirValue index) {
+  if (!mlirValueIsAOpResult(index))
+    return (MlirValue){NULL};
+  MlirOperation cast = mlirOpResultGetOwner(index);
+  if (!coopvecOpIsNamed(cast, "arith.index_cast"))
+    return (MlirValue){NULL};
+  MlirValue source = mlirOperationGetOperand(cast, 0);
+  MlirType element = coopvecElementTypeOf(mlirValueGetType(source));
+  return mlirTypeIsAInteger(element) && mlirIntegerTypeGetWidth(element) == 32
+             ? source
+             : (MlirValue){NULL};
+}
+
+/// min(bound, 2^31) as an i32 (2^31 wraps to INT32_MIN): for an i32 x,
+/// sext(x) u< bound exactly when x u< that, unsigned. A negative x is
+/// outside either way; with bound >= 2^31 every other x is inside.
+static MlirValue i32BoundOf(CoopvecPerThread *p, MlirValue bound) {
+  MlirValue clamped = coopvecBuildBinaryOp(&p->body, "arith.minui", bound,
+                                           indexConstant(p, (int64_t)1 << 31));
+  return coopvecBuildCast1(&p->body, "arith.index_cast", clamped,
+                           mlirIntegerTypeGet(p->ctx, 32));
+}
+
+/// index u< bound (in the index's form), unless both are constants. A
+/// sign-extended i32 index (the usual fptosi + index_cast) is compared in
+/// i32: on SIMD targets half the registers of an index vector.
 static MlirValue insideBound(CoopvecPerThread *p, MlirValue index,
                              MlirValue bound, bool varying, bool *known) {
   int64_t i, n;
@@ -143,6 +168,10 @@ static MlirValue insideBound(CoopvecPerThread *p, MlirValue index,
   } else {
     *known = false;
   }
+  MlirValue narrow = coopvecSignExtendedI32(index);
+  if (!mlirValueIsNull(narrow))
+    return coopvecBuildCmpI(&p->body, COOPVEC_CMPI_ULT, narrow,
+                            inFormOf(p, i32BoundOf(p, bound), varying));
   return coopvecBuildCmpI(&p->body, COOPVEC_CMPI_ULT, index,
                           inFormOf(p, bound, varying));
 }
@@ -197,7 +226,8 @@ static Place placeOf(CoopvecPerThread *p, MlirOperation op, MlirValue memref,
                              inFormOf(p, dim, place.varying)),
         index);
   }
-  place.access.index = linear;
+  // A rank-0 array has one element, at 0 (always inside).
+  place.access.index = rank == 0 ? indexConstant(p, 0) : linear;
   if (!checked || known)
     place.inside = (MlirValue){NULL};
   return place;

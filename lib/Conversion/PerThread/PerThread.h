@@ -80,6 +80,12 @@ typedef struct CoopvecElementAccess {
   MlirType element; // the element type in memory
 } CoopvecElementAccess;
 
+/// The i32 (or vector of i32) `index` was sign-extended from by an
+/// arith.index_cast, or null: comparisons of such indices may be made on
+/// the narrower values (Memory.c's bounds checks, the CPU's reduce-mode
+/// rounds).
+MlirValue coopvecSignExtendedI32(MlirValue index);
+
 /// What a target does with memory at varying places (Memory.c decides
 /// what is accessed and whether it is in bounds). `mask` is an i1 of the
 /// index's form (varying or uniform) or null for "every active thread":

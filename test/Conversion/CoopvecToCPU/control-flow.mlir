@@ -12,8 +12,8 @@
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[S:[^:]*]]: f32, %{{[^:]*}}: memref<?xf32>)
 // CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
 // CHECK:         %[[ACTIVE:.*]] = vector.create_mask
-// CHECK:         %[[X0:.*]] = vector.load
-// CHECK-NEXT:    %[[X1:.*]] = vector.load
+// CHECK:         %[[X0:.*]] = vector.load %{{.*}} : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:    %[[X1:.*]] = vector.load %{{.*}} : memref<2x4xf32>, vector<4xf32>
 // CHECK-NEXT:    %[[C:.*]] = arith.cmpf ogt, %[[X0]], %[[SV]] : vector<4xf32>
 // CHECK-NEXT:    %[[Z0:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
 // CHECK-NEXT:    %[[Z1:.*]] = arith.constant dense<0.000000e+00> : vector<4xf32>
@@ -57,8 +57,8 @@ func.func @branch(%x: !coopvec.vec<2, f32>, %s: f32) -> !coopvec.vec<2, f32> {
 // A uniform condition: the same scf.if, on the lowered values.
 // CHECK-LABEL: func.func @uniform_branch_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[C:[^:]*]]: i1, %{{[^:]*}}: memref<?xf32>)
-// CHECK:         %[[X0:.*]] = vector.load
-// CHECK-NEXT:    %[[X1:.*]] = vector.load
+// CHECK:         %[[X0:.*]] = vector.load %{{.*}} : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:    %[[X1:.*]] = vector.load %{{.*}} : memref<2x4xf32>, vector<4xf32>
 // CHECK-NEXT:    %[[R:.*]]:2 = scf.if %[[C]] -> (vector<4xf32>, vector<4xf32>) {
 // CHECK-NEXT:      %[[N0:.*]] = arith.negf %[[X0]] : vector<4xf32>
 // CHECK-NEXT:      %[[N1:.*]] = arith.negf %[[X1]] : vector<4xf32>

@@ -46,11 +46,15 @@ func.func @scalar_only(%a: f32) -> f32 {
 // The batched signature: n, the vec arguments as n x N row-major buffers,
 // uniform arguments unchanged, then one output buffer per result. The lane
 // loop steps by L = 4 and masks the threads past n (the partial last
-// group). Each vec argument is gathered in an element loop (thread l of the
-// group reads element i at (t + l) * N + i) into a tile, from which a vec of
-// at most 16 elements is loaded into SSA lane vectors; each result is
-// stored to a tile (the arguments' tiles, dead by then, are reused) and
-// scattered by an element loop. @signature itself is erased.
+// group). A vec of N = 2 < B = 4 elements is narrow: a full group loads
+// its 4 threads' 8 elements as one vector and shuffles each element's lanes
+// out into a tile (thread l's element i is at (t + l) * N + i); the
+// partial last group gathers them in an element loop. A vec of at most 16
+// elements is then loaded into SSA lane vectors; each result is stored to
+// a tile (the arguments' tiles, dead by then, are reused), and written by
+// concatenating and interleaving the rows into one store (full groups) or
+// scattered by an element loop (the last group). @signature itself is
+// erased.
 // CHECK-LABEL: func.func @signature_batched(
 // CHECK-SAME:      %[[N:[^:]*]]: index, %[[X:[^:]*]]: memref<?xf32>, %[[Y:[^:]*]]: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>, %[[S:[^:]*]]: f32, %[[OUT0:[^:]*]]: memref<?xf32>, %[[OUT1:[^:]*]]: memref<?xf32>)
 // CHECK-SAME:      attributes {llvm.emit_c_interface, target_cpu = "x86-64", target_features = #llvm.target_features<[]>} {
@@ -67,19 +71,34 @@ func.func @scalar_only(%a: f32) -> f32 {
 // CHECK-NEXT:      %[[REM:.*]] = arith.subi %[[N]], %[[T]] : index
 // CHECK-NEXT:      %[[VALID:.*]] = arith.minsi %[[REM]], %[[C4]] : index
 // CHECK-NEXT:      %[[MASK:.*]] = vector.create_mask %[[VALID]] : vector<4xi1>
-// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
-// CHECK-NEXT:        %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
-// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
-// CHECK-NEXT:        %[[G:.*]] = vector.gather %[[X]][%[[AT]]] [%[[STRIDES]]], %[[MASK]], %[[ZERO]] : memref<?xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-// CHECK-NEXT:        vector.store %[[G]], %[[XT]][%[[I]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:      %[[FULL:.*]] = arith.cmpi eq, %[[VALID]], %[[C4]] : index
+// CHECK-NEXT:      scf.if %[[FULL]] {
+// CHECK:             memref.prefetch %[[X]]
+// CHECK:           %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
+// CHECK-NEXT:        %[[FLAT:.*]] = vector.load %[[X]][%[[BASE]]] : memref<?xf32>, vector<8xf32>
+// CHECK-NEXT:        %[[E0:.*]] = vector.shuffle %[[FLAT]], %[[FLAT]] [0, 2, 4, 6] : vector<8xf32>, vector<8xf32>
+// CHECK-NEXT:        vector.store %[[E0]], %[[XT]][%[[C0]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[E1:.*]] = vector.shuffle %[[FLAT]], %[[FLAT]] [1, 3, 5, 7] : vector<8xf32>, vector<8xf32>
+// CHECK-NEXT:        vector.store %[[E1]], %[[XT]][%[[C1]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:          %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
+// CHECK-NEXT:          %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK-NEXT:          %[[G:.*]] = vector.gather %[[X]][%[[AT]]] [%[[STRIDES]]], %[[MASK]], %[[ZERO]] : memref<?xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CHECK-NEXT:          vector.store %[[G]], %[[XT]][%[[I]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:        } {llvm.loop_annotation
 // CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:      %[[X0:.*]] = vector.load %[[XT]][%[[C0]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
 // CHECK-NEXT:      %[[X1:.*]] = vector.load %[[XT]][%[[C1]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
-// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
-// CHECK-NEXT:        %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
-// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
-// CHECK-NEXT:        %[[G:.*]] = vector.gather %[[Y]][%[[AT]]] [%{{.*}}], %[[MASK]], %{{.*}} : memref<?xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
-// CHECK-NEXT:        vector.store %[[G]], %[[YT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:      scf.if %[[FULL]] {
+// CHECK:             vector.load %[[Y]]
+// CHECK:           } else {
+// CHECK-NEXT:        scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:          %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
+// CHECK-NEXT:          %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK-NEXT:          %[[G:.*]] = vector.gather %[[Y]][%[[AT]]] [%{{.*}}], %[[MASK]], %{{.*}} : memref<?xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32> into vector<4xf32>
+// CHECK-NEXT:          vector.store %[[G]], %[[YT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:        } {llvm.loop_annotation
 // CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:      %[[Y0:.*]] = vector.load %[[YT]][%[[C0]], %[[C0]]]
 // CHECK-NEXT:      %[[Y1:.*]] = vector.load %[[YT]][%[[C1]], %[[C0]]]
@@ -89,19 +108,33 @@ func.func @scalar_only(%a: f32) -> f32 {
 // CHECK-NEXT:      %[[B1:.*]] = arith.subf %[[X1]], %[[SV]] : vector<4xf32>
 // CHECK-NEXT:      vector.store %[[A0]], %[[XT]][%[[C0]], %[[C0]]]
 // CHECK-NEXT:      vector.store %[[A1]], %[[XT]][%[[C1]], %[[C0]]]
-// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
-// CHECK-NEXT:        %[[R:.*]] = vector.load %[[XT]][%[[I]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
-// CHECK-NEXT:        %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
-// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
-// CHECK-NEXT:        vector.scatter %[[OUT0]][%[[AT]]] [%{{.*}}], %[[MASK]], %[[R]] : memref<?xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32>
+// CHECK-NEXT:      scf.if %[[FULL]] {
+// CHECK:             memref.prefetch %[[OUT0]]
+// CHECK:           %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
+// CHECK-NEXT:        %[[R0:.*]] = vector.load %[[XT]][%[[C0]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[R1:.*]] = vector.load %[[XT]][%[[C1]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[CAT:.*]] = vector.shuffle %[[R0]], %[[R1]] [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[MIX:.*]] = vector.shuffle %[[CAT]], %[[CAT]] [0, 4, 1, 5, 2, 6, 3, 7] : vector<8xf32>, vector<8xf32>
+// CHECK-NEXT:        vector.store %[[MIX]], %[[OUT0]][%[[BASE]]] : memref<?xf32>, vector<8xf32>
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:          %[[R:.*]] = vector.load %[[XT]][%[[I]], %[[C0]]] : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:          %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
+// CHECK-NEXT:          %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK-NEXT:          vector.scatter %[[OUT0]][%[[AT]]] [%{{.*}}], %[[MASK]], %[[R]] : memref<?xf32>, vector<4xi32>, vector<4xi1>, vector<4xf32>
+// CHECK-NEXT:        } {llvm.loop_annotation
 // CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:      vector.store %[[B0]], %[[YT]][%[[C0]], %[[C0]]]
 // CHECK-NEXT:      vector.store %[[B1]], %[[YT]][%[[C1]], %[[C0]]]
-// CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
-// CHECK-NEXT:        %[[R:.*]] = vector.load %[[YT]][%[[I]], %[[C0]]]
-// CHECK-NEXT:        %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
-// CHECK-NEXT:        %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
-// CHECK-NEXT:        vector.scatter %[[OUT1]][%[[AT]]] [%{{.*}}], %[[MASK]], %[[R]]
+// CHECK-NEXT:      scf.if %[[FULL]] {
+// CHECK:             vector.store %{{.*}}, %[[OUT1]][%{{.*}}] : memref<?xf32>, vector<8xf32>
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.for %[[I:.*]] = %[[C0]] to %[[C2]] step %[[C1]] {
+// CHECK-NEXT:          %[[R:.*]] = vector.load %[[YT]][%[[I]], %[[C0]]]
+// CHECK-NEXT:          %[[BASE:.*]] = arith.muli %[[T]], %[[C2]] : index
+// CHECK-NEXT:          %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
+// CHECK-NEXT:          vector.scatter %[[OUT1]][%[[AT]]] [%{{.*}}], %[[MASK]], %[[R]]
+// CHECK-NEXT:        } {llvm.loop_annotation
 // CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:    {{^ *}}}
 // CHECK-NEXT:    return
@@ -165,8 +198,8 @@ func.func @no_vec_arguments(%w: memref<?xf32>, %off: index) {
 // CHECK-LABEL: func.func @elementwise_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[S:[^:]*]]: f32, %[[OUT:[^:]*]]: memref<?xf32>)
 // CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
-// CHECK:         %[[X:.*]] = vector.load
-// CHECK:         %[[Y:.*]] = vector.load
+// CHECK:         %[[X:.*]] = vector.load %{{.*}} : memref<1x4xf32>, vector<4xf32>
+// CHECK:         %[[Y:.*]] = vector.load %{{.*}} : memref<1x4xf32>, vector<4xf32>
 // CHECK-NEXT:    %[[MUL:.*]] = arith.mulf %[[X]], %[[Y]] : vector<4xf32>
 // CHECK-NEXT:    %[[MIN:.*]] = arith.minnumf %[[MUL]], %[[Y]] : vector<4xf32>
 // CHECK-NEXT:    %[[MAX:.*]] = arith.maxnumf %[[MIN]], %[[SV]] : vector<4xf32>
@@ -181,10 +214,14 @@ func.func @no_vec_arguments(%w: memref<?xf32>, %off: index) {
 // CHECK:         %[[ADD:.*]] = arith.addf %{{.*}}, %[[X]] : vector<4xf32>
 // CHECK-NEXT:    %[[SUB:.*]] = arith.subf %[[ADD]], %[[SV]] : vector<4xf32>
 // CHECK-NEXT:    vector.store %[[SUB]], %[[TILE:.*]][%{{.*}}, %{{.*}}] : memref<1x4xf32>, vector<4xf32>
-// CHECK-NEXT:    scf.for
-// CHECK-NEXT:      vector.load %[[TILE]]
-// CHECK-NEXT:      arith.addi
-// CHECK-NEXT:      vector.scatter %[[OUT]]
+// CHECK-NEXT:    scf.if
+// CHECK:           %[[ROW:.*]] = vector.load %[[TILE]]
+// CHECK-NEXT:      vector.store %[[ROW]], %[[OUT]][%{{.*}}] : memref<?xf32>, vector<4xf32>
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.for
+// CHECK-NEXT:        vector.load %[[TILE]]
+// CHECK-NEXT:        arith.addi
+// CHECK-NEXT:        vector.scatter %[[OUT]]
 func.func @elementwise(%x: !coopvec.vec<1, f32>, %y: !coopvec.vec<1, f32>, %s: f32) -> !coopvec.vec<1, f32> {
   %0 = "coopvec.mul"(%x, %y) : (!coopvec.vec<1, f32>, !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32>
   %1 = "coopvec.min"(%0, %y) : (!coopvec.vec<1, f32>, !coopvec.vec<1, f32>) -> !coopvec.vec<1, f32>
@@ -276,7 +313,7 @@ func.func @elementwise(%x: !coopvec.vec<1, f32>, %y: !coopvec.vec<1, f32>, %s: f
 // CHECK-NEXT:          %[[G:.*]] = vector.gather %[[X]][%[[AT]]] [%[[STRIDES]]]
 // CHECK-NEXT:          vector.store %[[G]], %[[XT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
 // CHECK-NEXT:        } {llvm.loop_annotation = #{{.*}}}
-// CHECK-NEXT:      }
+// CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:      scf.if %[[FULL]] {
 // CHECK:             vector.load %[[Y]]
 // CHECK:             vector.store %{{.*}}, %[[YT]]
@@ -284,7 +321,7 @@ func.func @elementwise(%x: !coopvec.vec<1, f32>, %y: !coopvec.vec<1, f32>, %s: f
 // CHECK:             vector.gather %[[Y]]
 // CHECK-NEXT:        vector.store %{{.*}}, %[[YT]][%{{.*}}, %[[C0]]]
 // CHECK-NEXT:      } {llvm.loop_annotation = #{{.*}}}
-// CHECK-NEXT:      }
+// CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
 // CHECK-NEXT:        %[[A:.*]] = vector.load %[[XT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
 // CHECK-NEXT:        %[[B:.*]] = vector.load %[[YT]][%[[I]], %[[C0]]] : memref<20x4xf32>, vector<4xf32>
@@ -331,7 +368,7 @@ func.func @elementwise(%x: !coopvec.vec<1, f32>, %y: !coopvec.vec<1, f32>, %s: f
 // CHECK-NEXT:          %[[AT:.*]] = arith.addi %[[BASE]], %[[I]] : index
 // CHECK-NEXT:          vector.scatter %[[OUT]][%[[AT]]] [%{{.*}}], %{{.*}}, %[[R]]
 // CHECK-NEXT:        } {llvm.loop_annotation = #{{.*}}}
-// CHECK-NEXT:      }
+// CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:    {{^ *}}}
 // CHECK-NEXT:    return
 func.func @elementwise_tiled(%x: !coopvec.vec<20, f32>, %y: !coopvec.vec<20, f32>, %s: f32) -> !coopvec.vec<20, f32> {
@@ -369,8 +406,8 @@ func.func @sixteen_elements(%x: !coopvec.vec<16, f32>) -> !coopvec.vec<16, f32> 
 // CHECK-LABEL: func.func @construct_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[S:[^:]*]]: f32, %[[V:[^:]*]]: vector<2xf32>, %{{[^:]*}}: memref<?xf32>)
 // CHECK-NEXT:    %[[SV:.*]] = vector.broadcast %[[S]] : f32 to vector<4xf32>
-// CHECK:         %[[X0:.*]] = vector.load
-// CHECK-NEXT:    %[[X1:.*]] = vector.load
+// CHECK:         %[[X0:.*]] = vector.load %{{.*}} : memref<2x4xf32>, vector<4xf32>
+// CHECK-NEXT:    %[[X1:.*]] = vector.load %{{.*}} : memref<2x4xf32>, vector<4xf32>
 // CHECK-NEXT:    %[[V0:.*]] = vector.extract %[[V]][0] : f32 from vector<2xf32>
 // CHECK-NEXT:    %[[V0B:.*]] = vector.broadcast %[[V0]] : f32 to vector<4xf32>
 // CHECK-NEXT:    %[[V1:.*]] = vector.extract %[[V]][1] : f32 from vector<2xf32>
@@ -477,7 +514,7 @@ func.func @construct_tiled(%x: !coopvec.vec<17, f32>, %s: f32, %v: vector<17xf16
 // CHECK-LABEL: func.func @cast_batched(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %{{[^:]*}}: memref<?xf32>, %[[OUT0:[^:]*]]: memref<?xf32>, %[[OUT1:[^:]*]]: memref<?xf16>)
 // CHECK-DAG:     %[[YT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<20x4xf32>
-// CHECK:         %[[X:.*]] = vector.load
+// CHECK:         %[[X:.*]] = vector.load %{{.*}} : memref<1x4xf32>, vector<4xf32>
 // CHECK:         scf.if
 // CHECK:           vector.store %{{.*}}, %[[YT]]
 // CHECK:         } else {
@@ -491,10 +528,14 @@ func.func @construct_tiled(%x: !coopvec.vec<17, f32>, %s: f32, %v: vector<17xf16
 // CHECK-NEXT:      vector.store %[[AF]], %[[YT]][%[[I]], %{{.*}}]
 // CHECK-NEXT:    {{^ *}}}
 // CHECK-NEXT:    vector.store %[[F]]
-// CHECK-NEXT:    scf.for
-// CHECK-NEXT:      vector.load
+// CHECK-NEXT:    scf.if
 // CHECK-NOT:       arith.truncf
-// CHECK:           vector.scatter %[[OUT0]]
+// CHECK:           vector.store %{{.*}}, %[[OUT0]][%{{.*}}] : memref<?xf32>, vector<4xf32>
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.for
+// CHECK-NEXT:        vector.load
+// CHECK-NOT:         arith.truncf
+// CHECK:             vector.scatter %[[OUT0]]
 // CHECK:         scf.if
 // CHECK:           scf.for
 // CHECK-COUNT-4:     vector.load %[[YT]]
@@ -584,8 +625,11 @@ func.func @cast(%x: !coopvec.vec<1, f32>, %y: !coopvec.vec<20, f32>) -> (!coopve
 // CHECK-NEXT:      vector.maskedstore %[[BUF]][%[[OFF]]], %[[M]], %[[TV]] : memref<?xf32>, vector<2xi1>, vector<2xf32>
 // CHECK-NEXT:      vector.store %[[C0V]], %[[TILE]][%[[C0]], %[[C0]]]
 // CHECK-NEXT:      vector.store %[[C1V]], %[[TILE]][%[[C1]], %[[C0]]]
-// CHECK-NEXT:      scf.for
-// CHECK:             vector.scatter %[[OUT]]
+// CHECK-NEXT:      scf.if
+// CHECK:             vector.store %{{.*}}, %[[OUT]][%{{.*}}] : memref<?xf32>, vector<8xf32>
+// CHECK:           } else {
+// CHECK-NEXT:        scf.for
+// CHECK:               vector.scatter %[[OUT]]
 func.func @memory(%x: !coopvec.vec<2, f32>, %buf: memref<?xf32>, %off: index, %mask: vector<2xi1>, %pad: f32) -> !coopvec.vec<2, f32> {
   %c4 = arith.constant 4 : index
   %off4 = arith.addi %off, %c4 : index
@@ -617,8 +661,13 @@ func.func @memory(%x: !coopvec.vec<2, f32>, %buf: memref<?xf32>, %off: index, %m
 // CHECK:           %[[VALID:.*]] = arith.minsi
 // CHECK-NEXT:      vector.create_mask
 // CHECK-NEXT:      %[[LAST:.*]] = arith.subi %[[VALID]], %[[C1]] : index
-// CHECK:           %[[XG:.*]] = vector.gather {{.*}} : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16> into vector<4xf16>
-// CHECK-NEXT:      arith.extf %[[XG]] : vector<4xf16> to vector<4xf32>
+// CHECK-NEXT:      %[[FULL:.*]] = arith.cmpi eq, %[[VALID]], %{{.*}} : index
+// CHECK-NEXT:      scf.if %[[FULL]] {
+// CHECK:             %[[XL:.*]] = vector.load {{.*}} : memref<?xf16>, vector<4xf16>
+// CHECK-NEXT:        arith.extf %[[XL]] : vector<4xf16> to vector<4xf32>
+// CHECK:           } else {
+// CHECK:             %[[XG:.*]] = vector.gather {{.*}} : memref<?xf16>, vector<4xi32>, vector<4xi1>, vector<4xf16> into vector<4xf16>
+// CHECK-NEXT:        arith.extf %[[XG]] : vector<4xf16> to vector<4xf32>
 // CHECK:           %[[X:.*]] = vector.load
 // CHECK-NEXT:      scf.for %[[I:.*]] = %[[C0]] to %[[C20]] step %[[C1]] {
 // CHECK-NEXT:        %[[AI:.*]] = arith.addi %[[OFF]], %[[I]] : index
@@ -670,7 +719,6 @@ func.func @memory(%x: !coopvec.vec<2, f32>, %buf: memref<?xf32>, %off: index, %m
 // CHECK-NEXT:        vector.load %[[BT]][%[[I]], %[[C0]]]
 // CHECK:           {{^ *}}}
 // CHECK-NEXT:      vector.maskedstore %[[BUF]][%[[OFF]]], %[[M]], %[[TV]] : memref<?xf16>, vector<20xi1>, vector<20xf16>
-// CHECK-NEXT:      %[[FULL:.*]] = arith.cmpi eq, %[[VALID]], %{{.*}} : index
 // CHECK-NEXT:      scf.if %[[FULL]] {
 // CHECK:             vector.load %[[CT]]
 // CHECK:             arith.truncf
@@ -885,10 +933,10 @@ func.func @matvec_col_major(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coo
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : vector<4xf16>
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
 // CHECK:         %[[COPY:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1xf32>
 // CHECK-NEXT:    %[[ANY:.*]] = arith.cmpi sgt, %[[N]], %[[C0]] : index
 // CHECK-NEXT:    %[[END:.*]] = arith.select %[[ANY]], %[[C1]], %[[C0]] : index
-// CHECK-NEXT:    %[[C32:.*]] = arith.constant 32 : index
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[END]] step %[[C1]] {
 // CHECK-NEXT:      %[[WI:.*]] = arith.addi %[[I]], %[[C32]] : index
 // CHECK-NEXT:      %[[WH:.*]] = vector.load %[[W]][%[[WI]]] : memref<?xf16>, vector<1xf16>
@@ -907,7 +955,10 @@ func.func @matvec_col_major(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> !coo
 // CHECK-NEXT:        %[[M:.*]] = arith.mulf %[[WB]], %[[XP]] : vector<4xf32>
 // CHECK-NEXT:        %[[Y:.*]] = arith.addf %[[A]], %[[M]] : vector<4xf32>
 // CHECK-NEXT:        scf.yield %[[Y]]
-// CHECK:           scf.for
+// CHECK:           scf.if
+// CHECK:             vector.store %{{.*}}, %[[OUT]][%{{.*}}] : memref<?xf16>, vector<4xf16>
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        scf.for
 // CHECK-NEXT:        %[[R:.*]] = vector.load
 // CHECK-NEXT:        %[[RH:.*]] = arith.truncf %[[R]] : vector<4xf32> to vector<4xf16>
 // CHECK-NEXT:        arith.addi
@@ -1189,7 +1240,7 @@ func.func @matvec_not_fused(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %zero: 
 // CHECK-NEXT:        %[[H1:.*]] = vector.load %[[W]][%[[I1]]] : memref<?xf16>, vector<8xf16>
 // CHECK-NEXT:        %[[F1:.*]] = arith.extf %[[H1]] : vector<8xf16> to vector<8xf32>
 // CHECK-NEXT:        vector.store %[[F1]], %[[STAGE]][%[[C1]], %[[P]]] : memref<2x16xf32>, vector<8xf32>
-// CHECK-NEXT:      }
+// CHECK-NEXT:      {{^ *}}}
 // CHECK-NEXT:      scf.for %[[P:.*]] = %[[C0]] to %[[C16]] step %[[C1]] iter_args
 // CHECK-NEXT:        vector.load
 // CHECK-NEXT:        %[[S0:.*]] = memref.load %[[STAGE]][%[[C0]], %[[P]]] : memref<2x16xf32>

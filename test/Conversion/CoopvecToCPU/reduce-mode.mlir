@@ -17,38 +17,50 @@
 // EMPTY: error: convert-coopvec-to-cpu: reduce-mode= is not a mode; use direct, local, expand or auto
 // HELP: reduce-mode=<string> (default: auto) - scatter-adds at per-thread indices {{.*}} direct {{.*}} local {{.*}} auto
 
-// direct: one atomic per active lane. local: for each lane still pending,
-// the pending lanes at its address are summed (f32) and added once, then
-// cleared (xori). auto: one summed atomic when every enabled lane adds at
-// lane 0's address, else the direct loop.
+// direct: one atomic per active lane. local: while some lane is pending,
+// the first one (cttz of the pending lanes' bits) gives the address, the
+// pending lanes at it are summed (f32) and added once, then cleared
+// (xori). auto: one summed atomic when every enabled lane adds at lane 0's
+// address, else the direct loop. The index is a sign-extended i32, so the
+// lanes' addresses are compared and extracted as i32.
 // DIRECT-LABEL: func.func @scatter_batched(
+// DIRECT:         arith.index_cast %[[I32:.*]] : vector<4xi32> to vector<4xindex>
 // DIRECT:         scf.for %[[L:.*]] = %c0 to %c4 step %c1 iter_args(
 // DIRECT:           scf.if
-// DIRECT:             memref.atomic_rmw addf
+// DIRECT:             %[[K:.*]] = vector.extract %[[I32]][%[[L]]] : i32 from vector<4xi32>
+// DIRECT-NEXT:        %[[AT:.*]] = arith.index_cast %[[K]] : i32 to index
+// DIRECT-NEXT:        memref.atomic_rmw addf %{{.*}}, %{{.*}}[%[[AT]]]
 // DIRECT-NOT:     vector.reduction <add>
 
 // LOCAL-LABEL: func.func @scatter_batched(
-// LOCAL:         %[[IDX:.*]] = arith.index_cast %{{.*}} : vector<4xi32> to vector<4xindex>
-// LOCAL:         scf.for %[[L:.*]] = %c0 to %c4 step %c1 iter_args(%[[P:.*]] = %{{.*}}) -> (vector<4xi1>)
-// LOCAL-NEXT:      %[[BIT:.*]] = vector.extract %[[P]][%[[L]]] : i1 from vector<4xi1>
-// LOCAL-NEXT:      scf.if %[[BIT]] -> (vector<4xi1>)
-// LOCAL-NEXT:        %[[AT:.*]] = vector.extract %[[IDX]][%[[L]]] : index from vector<4xindex>
-// LOCAL-NEXT:        %[[B:.*]] = vector.broadcast %[[AT]] : index to vector<4xindex>
-// LOCAL-NEXT:        %[[EQ:.*]] = arith.cmpi eq, %[[IDX]], %[[B]] : vector<4xindex>
-// LOCAL-NEXT:        %[[SAME:.*]] = arith.andi %[[P]], %[[EQ]] : vector<4xi1>
-// LOCAL:             %[[SEL:.*]] = arith.select %[[SAME]], %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xf32>
-// LOCAL-NEXT:        %[[SUM:.*]] = vector.reduction <add>, %[[SEL]] fastmath<reassoc> : vector<4xf32> into f32
-// LOCAL-NEXT:        memref.atomic_rmw addf %[[SUM]], %{{.*}}[%[[AT]]]
-// LOCAL-NEXT:        %[[LEFT:.*]] = arith.xori %[[P]], %[[SAME]] : vector<4xi1>
-// LOCAL-NEXT:        scf.yield %[[LEFT]] : vector<4xi1>
-// LOCAL-NEXT:      } else {
-// LOCAL-NEXT:        scf.yield %[[P]] : vector<4xi1>
+// LOCAL:         arith.index_cast %[[I32:.*]] : vector<4xi32> to vector<4xindex>
+// LOCAL-NEXT:    scf.while (%[[P:.*]] = %{{.*}}) : (vector<4xi1>) -> (vector<4xi1>, i4) {
+// LOCAL-NEXT:      %[[CAST:.*]] = vector.bitcast %[[P]] : vector<4xi1> to vector<1xi4>
+// LOCAL-NEXT:      %[[BITS:.*]] = vector.extract %[[CAST]][0] : i4 from vector<1xi4>
+// LOCAL:           %[[SOME:.*]] = arith.cmpi ne, %[[BITS]], %{{.*}} : i4
+// LOCAL-NEXT:      scf.condition(%[[SOME]]) %[[P]], %[[BITS]] : vector<4xi1>, i4
+// LOCAL-NEXT:    } do {
+// LOCAL-NEXT:    ^bb0(%[[Q:.*]]: vector<4xi1>, %[[QBITS:.*]]: i4):
+// LOCAL-NEXT:      %[[FIRST:.*]] = math.cttz %[[QBITS]] : i4
+// LOCAL-NEXT:      %[[L:.*]] = arith.index_castui %[[FIRST]] : i4 to index
+// LOCAL-NEXT:      %[[K:.*]] = vector.extract %[[I32]][%[[L]]] : i32 from vector<4xi32>
+// LOCAL-NEXT:      %[[B:.*]] = vector.broadcast %[[K]] : i32 to vector<4xi32>
+// LOCAL-NEXT:      %[[EQ:.*]] = arith.cmpi eq, %[[I32]], %[[B]] : vector<4xi32>
+// LOCAL-NEXT:      %[[SAME:.*]] = arith.andi %[[Q]], %[[EQ]] : vector<4xi1>
+// LOCAL-NEXT:      %[[AT:.*]] = arith.index_cast %[[K]] : i32 to index
+// LOCAL:           %[[SEL:.*]] = arith.select %[[SAME]], %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xf32>
+// LOCAL-NEXT:      %[[SUM:.*]] = vector.reduction <add>, %[[SEL]] fastmath<reassoc> : vector<4xf32> into f32
+// LOCAL-NEXT:      memref.atomic_rmw addf %[[SUM]], %{{.*}}[%[[AT]]]
+// LOCAL-NEXT:      %[[LEFT:.*]] = arith.xori %[[Q]], %[[SAME]] : vector<4xi1>
+// LOCAL-NEXT:      scf.yield %[[LEFT]] : vector<4xi1>
+// LOCAL-NEXT:    }
 
 // AUTO: module attributes {coopvec.expanded_args = {scatter.expand_batched = array<i64: 1>}}
 // AUTO-LABEL: func.func @scatter_batched(
-// AUTO:         %[[IDX:.*]] = arith.index_cast %{{.*}} : vector<4xi32> to vector<4xindex>
-// AUTO:         %[[AT:.*]] = vector.extract %[[IDX]][0] : index from vector<4xindex>
-// AUTO:         %[[EQ:.*]] = arith.cmpi eq, %[[IDX]], %{{.*}} : vector<4xindex>
+// AUTO:         arith.index_cast %[[I32:.*]] : vector<4xi32> to vector<4xindex>
+// AUTO-NEXT:    %[[K:.*]] = vector.extract %[[I32]][0] : i32 from vector<4xi32>
+// AUTO-NEXT:    %[[B:.*]] = vector.broadcast %[[K]] : i32 to vector<4xi32>
+// AUTO-NEXT:    %[[EQ:.*]] = arith.cmpi eq, %[[I32]], %[[B]] : vector<4xi32>
 // AUTO-NEXT:    %[[SAME:.*]] = arith.andi %[[EN:.*]], %[[EQ]] : vector<4xi1>
 // AUTO-NEXT:    %[[ELSE:.*]] = arith.xori %[[EN]], %[[SAME]] : vector<4xi1>
 // AUTO-NEXT:    %[[ANY:.*]] = vector.reduction <or>, %[[EN]] : vector<4xi1> into i1
@@ -63,9 +75,10 @@
 // AUTO-NEXT:  }
 // AUTO-NEXT:  } else {
 // AUTO-NEXT:    scf.if %[[ANY]] {
-// AUTO:             %[[SEL:.*]] = arith.select %[[EN]], %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xf32>
-// AUTO-NEXT:        %[[SUM:.*]] = vector.reduction <add>, %[[SEL]]
-// AUTO-NEXT:        memref.atomic_rmw addf %[[SUM]], %{{.*}}[%[[AT]]]
+// AUTO-NEXT:      %[[AT:.*]] = arith.index_cast %[[K]] : i32 to index
+// AUTO:           %[[SEL:.*]] = arith.select %[[EN]], %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xf32>
+// AUTO-NEXT:      %[[SUM:.*]] = vector.reduction <add>, %[[SEL]]
+// AUTO-NEXT:      memref.atomic_rmw addf %[[SUM]], %{{.*}}[%[[AT]]]
 
 // expand: as auto, with plain loads and stores into the buffer the engine
 // replaces by a host thread's copy (one summed add when every enabled
@@ -73,21 +86,23 @@
 // argument.
 // EXPAND: module attributes {coopvec.expanded_args = {scatter_batched = array<i64: 1>}}
 // EXPAND-LABEL: func.func @scatter_batched(
-// EXPAND:         %[[IDX:.*]] = arith.index_cast %{{.*}} : vector<4xi32> to vector<4xindex>
-// EXPAND-NEXT:    %[[AT0:.*]] = vector.extract %[[IDX]][0] : index from vector<4xindex>
+// EXPAND:         arith.index_cast %[[I32:.*]] : vector<4xi32> to vector<4xindex>
+// EXPAND-NEXT:    %[[K0:.*]] = vector.extract %[[I32]][0] : i32 from vector<4xi32>
 // EXPAND:         %[[ANY:.*]] = vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
 // EXPAND-NEXT:    %[[OTHER:.*]] = vector.reduction <or>, %{{.*}} : vector<4xi1> into i1
 // EXPAND-NEXT:    scf.if %[[OTHER]] {
 // EXPAND-NEXT:      scf.for %[[L:.*]] = %c0 to %c4 step %c1 {
 // EXPAND-NEXT:        %[[BIT:.*]] = vector.extract %{{.*}}[%[[L]]] : i1 from vector<4xi1>
 // EXPAND-NEXT:        scf.if %[[BIT]] {
-// EXPAND-NEXT:          %[[AT:.*]] = vector.extract %[[IDX]][%[[L]]] : index from vector<4xindex>
+// EXPAND-NEXT:          %[[K:.*]] = vector.extract %[[I32]][%[[L]]] : i32 from vector<4xi32>
+// EXPAND-NEXT:          %[[AT:.*]] = arith.index_cast %[[K]] : i32 to index
 // EXPAND-NEXT:          %[[OLD:.*]] = memref.load %arg2[%[[AT]]] : memref<?xf32>
 // EXPAND-NEXT:          %[[V:.*]] = vector.extract %{{.*}}[%[[L]]] : f32 from vector<4xf32>
 // EXPAND-NEXT:          %[[NEW:.*]] = arith.addf %[[OLD]], %[[V]] : f32
 // EXPAND-NEXT:          memref.store %[[NEW]], %arg2[%[[AT]]] : memref<?xf32>
 // EXPAND:         } else {
 // EXPAND-NEXT:      scf.if %[[ANY]] {
+// EXPAND-NEXT:        %[[AT0:.*]] = arith.index_cast %[[K0]] : i32 to index
 // EXPAND:             %[[SUM:.*]] = vector.reduction <add>
 // EXPAND-NEXT:        %[[OLD0:.*]] = memref.load %arg2[%[[AT0]]] : memref<?xf32>
 // EXPAND-NEXT:        %[[NEW0:.*]] = arith.addf %[[OLD0]], %[[SUM]] : f32

@@ -20,8 +20,11 @@
 // CHECK-NEXT:    %[[SIZE:.*]] = arith.index_cast %[[SIZE64]] : i64 to index
 // CHECK:         %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %[[N]] : index
 // CHECK:         arith.fptosi
-// CHECK:         %[[I:.*]] = arith.index_cast %{{.*}} : i32 to index
-// CHECK-NEXT:    %[[IN:.*]] = arith.cmpi ult, %[[I]], %[[SIZE]] : index
+// The index is a sign-extended i32, compared in i32 with min(size, 2^31).
+// CHECK:         %[[I:.*]] = arith.index_cast %[[I32:.*]] : i32 to index
+// CHECK-NEXT:    %[[CLAMPED:.*]] = arith.minui %[[SIZE]], %{{.*}} : index
+// CHECK-NEXT:    %[[BOUND:.*]] = arith.index_cast %[[CLAMPED]] : index to i32
+// CHECK-NEXT:    %[[IN:.*]] = arith.cmpi ult, %[[I32]], %[[BOUND]] : i32
 // CHECK-NEXT:    %[[GO:.*]] = arith.andi %[[VALID]], %[[IN]] : i1
 // CHECK-NEXT:    %[[V:.*]] = scf.if %[[GO]] -> (f32) {
 // CHECK-NEXT:      %[[L:.*]] = memref.load %[[T]][%[[I]]] : memref<?xf32>

@@ -161,6 +161,15 @@
 // RUN: coopvec-run %t/local.mlir --entry=local --batch=4099 --random --seed=212 --reference --print > %t/local-ref.txt
 // RUN: diff %t/local-jit.txt %t/local-ref.txt
 
+// A rank-0 local array (one element, no index), stored and read in a
+// branch the threads take or not: exact, against the interpreter, on
+// every target. (The lowerings once read its missing index: a crash.)
+// RUN: coopvec-run %t/rank0.mlir --entry=rank0 --batch=7 --random --seed=222 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=RANK0
+// RUN: coopvec-run %t/rank0.mlir --entry=rank0 --batch=1029 --random --seed=223 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=RANK0
+// RUN: %if vulkan && !coopvec-run-target %{ coopvec-run --target=vulkan %t/rank0.mlir --entry=rank0 --batch=1029 --random --seed=223 --check --atol=0 --rtol=0 | FileCheck %s --check-prefix=RANK0 %}
+// RANK0:      result 0: max abs error 0, {{.*}}: PASS
+// RANK0-NEXT: {{^PASS$}}
+
 // Local arrays the SPIR-V conversion refuses as they are (coopvec-prepare-
 // spirv rewrites them, docs/passes.md): atomic_rmw on one (addi; addf,
 // maximumf, minimumf on a 2-D f32 array; addi, maxs, mins, maxu on i32),
@@ -584,6 +593,26 @@ func.func @atomic_minmax(%x: !coopvec.vec<4, f32>, %f: memref<32xf32>, %h: memre
   %c = memref.atomic_rmw maximumf %vh, %h[%bin] : (f16, memref<32xf16>) -> f16
   %d = memref.atomic_rmw minimumf %vh, %h[%bin2] : (f16, memref<32xf16>) -> f16
   return %x : !coopvec.vec<4, f32>
+}
+
+//--- rank0.mlir
+// a = x0; if x1 > 0: a = a * x1; a * 2.
+func.func @rank0(%x: !coopvec.vec<2, f32>) -> !coopvec.vec<1, f32> {
+  %e:2 = "coopvec.unpack"(%x) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  %zero = arith.constant 0.0 : f32
+  %two = arith.constant 2.0 : f32
+  %a = memref.alloca() : memref<f32>
+  memref.store %e#0, %a[] : memref<f32>
+  %c = arith.cmpf ogt, %e#1, %zero : f32
+  scf.if %c {
+    %u = memref.load %a[] : memref<f32>
+    %w = arith.mulf %u, %e#1 : f32
+    memref.store %w, %a[] : memref<f32>
+  }
+  %v = memref.load %a[] : memref<f32>
+  %r = arith.mulf %v, %two : f32
+  %y = "coopvec.from_elements"(%r) : (f32) -> !coopvec.vec<1, f32>
+  return %y : !coopvec.vec<1, f32>
 }
 
 //--- local.mlir
