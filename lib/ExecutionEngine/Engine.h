@@ -156,8 +156,9 @@ const CoopvecExpandTable *coopvecEngineExpandedOf(const CoopvecEngine *engine,
                                                   const char *function);
 void coopvecEngineFreeExpanded(CoopvecEngine *engine);
 /// Adds the copies of hosts 0 .. hosts-1 (copies[host * count + i], the
-/// copy of argument table->args[i]; NULL: none) into the arguments'
-/// buffers, with atomic adds.
+/// copy of argument table->args[i]; host 0's NULL where it added into the
+/// run's own shadow) into the arguments' buffers: the caller's buffers
+/// with atomic adds.
 void coopvecExpandMerge(const CoopvecExpandTable *table,
                         const CoopvecArray *args, void *const *copies,
                         int hosts);

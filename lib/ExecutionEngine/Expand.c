@@ -83,22 +83,44 @@ void coopvecEngineFreeExpanded(CoopvecEngine *engine) {
 }
 
 /// Adds `copy` (count elements of `dtype`: f32 or i32, what the lowering
-/// expands; f16 buffers reach it as f32 shadows, Shadows.c) into `data`.
-/// An f32 element still +0.0 in the copy (nothing, or only zeros, added
-/// by that host) is skipped: adding it would turn a -0.0 into +0.0, and a
-/// shadow's untouched -0.0 is how Shadows.c knows to leave an f16 element
-/// (-0.0 and NaN payloads included) as it was. Only the sign of a zero sum
-/// can differ, which the dialect leaves open. Each add is atomic (a
-/// compare-and-swap loop for f32), as the compiled code's would be.
-static void addInto(void *data, const void *copy, CoopvecDType dtype,
-                    int64_t count) {
+/// expands; f16 buffers reach it as f32 shadows, Shadows.c) into `data`,
+/// both private to this run: plain adds. An f32 element still +0.0 in the
+/// copy (nothing, or only zeros, added by that host) is skipped: adding it
+/// would turn a -0.0 into +0.0, and a shadow's untouched -0.0 is how
+/// Shadows.c knows to leave an f16 element (-0.0 and NaN payloads
+/// included) as it was. Only the sign of a zero sum can differ, which the
+/// dialect leaves open.
+static void addPlain(void *data, const void *copy, CoopvecDType dtype,
+                     int64_t count) {
+  if (dtype == CoopvecDTypeF32) {
+    float *to = data;
+    const uint32_t *from = copy;
+    for (int64_t e = 0; e < count; ++e)
+      if (from[e] != 0) {
+        float value;
+        memcpy(&value, &from[e], sizeof(value));
+        to[e] += value;
+      }
+    return;
+  }
+  // i32 adds wrap, as the atomics do: in unsigned arithmetic.
+  uint32_t *to = data;
+  const uint32_t *from = copy;
+  for (int64_t e = 0; e < count; ++e)
+    to[e] += from[e];
+}
+
+/// addPlain into a buffer runs of other engines may add into at the same
+/// time: each add is atomic (a compare-and-swap loop for f32), as the
+/// compiled code's would be.
+static void addAtomic(void *data, const void *copy, CoopvecDType dtype,
+                      int64_t count) {
   uint32_t *to = data;
   const uint32_t *from = copy;
   for (int64_t e = 0; e < count; ++e) {
     if (from[e] == 0)
       continue; // +0.0 or an i32 0: nothing to add
     if (dtype != CoopvecDTypeF32) {
-      // i32 adds wrap, as the atomics do: in unsigned arithmetic.
       __atomic_fetch_add(&to[e], from[e], __ATOMIC_RELAXED);
       continue;
     }
@@ -114,14 +136,22 @@ static void addInto(void *data, const void *copy, CoopvecDType dtype,
   }
 }
 
+/// The copies of hosts 1 .. hosts-1 are added into host 0's with plain adds
+/// (all belong to this run), and host 0's into the caller's buffer with
+/// atomic ones: one atomic pass whatever the number of hosts. Without a
+/// copy for host 0 (a shadow of this run, which host 0 added into itself),
+/// the copies go into the shadow with plain adds.
 void coopvecExpandMerge(const CoopvecExpandTable *table,
                         const CoopvecArray *args, void *const *copies,
                         int hosts) {
-  for (int host = 0; host < hosts; ++host)
-    for (intptr_t i = 0; i < table->count; ++i) {
-      const CoopvecArray *arg = &args[table->args[i]];
-      const void *copy = copies[(size_t)host * table->count + i];
-      if (copy)
-        addInto(arg->data, copy, arg->dtype, arg->size);
-    }
+  for (intptr_t i = 0; i < table->count; ++i) {
+    const CoopvecArray *arg = &args[table->args[i]];
+    void *first = copies[i];
+    void *sum = first ? first : arg->data;
+    for (int host = 1; host < hosts; ++host)
+      addPlain(sum, copies[(size_t)host * table->count + i], arg->dtype,
+               arg->size);
+    if (first)
+      addAtomic(arg->data, first, arg->dtype, arg->size);
+  }
 }
