@@ -116,11 +116,15 @@ static void printCheck(const TrainData *data, int variant,
   const GpuGradCheck *check = &row->check;
   char where[64];
   gpuDescribeElement(&data->mlp, check->worstIndex, where, sizeof(where));
+  char compiled[64] = "";
+  if (row->lowering >= 0)
+    snprintf(compiled, sizeof(compiled), " (compiled in %.1f + %.1f ms)",
+             1e3 * row->lowering, 1e3 * row->jit);
   printf("  %-9s err/tol %.4f, worst at %s: got %.6g, reference %.6g, "
-         "allowed %.3g; %lld non-finite: %s\n",
+         "allowed %.3g; %lld non-finite: %s%s\n",
          kVariantNames[variant], check->worstRatio, where, check->worstGot,
          check->worstReference, check->worstAllowed,
-         (long long)check->nonFinite, check->passed ? "ok" : "FAIL");
+         (long long)check->nonFinite, check->passed ? "ok" : "FAIL", compiled);
 }
 
 /// One step of each variant at the check batch against the reference.

@@ -97,7 +97,7 @@ static void usage(FILE *out) {
           "                   reference, at most 65536 (default 4099)\n"
           "  --train-seconds  stop a training variant's timed steps after "
           "this many\n"
-          "                   seconds, at least one step (default 10)\n"
+          "                   seconds, at least one step (default 5)\n"
           "  --self-test-cpu  check coopvec's training step on the CPU "
           "target against\n"
           "                   the reference, without a GPU\n");
@@ -207,7 +207,7 @@ static int parseOptions(int argc, char **argv, Options *options) {
                        .trainBatches = {1 << 20},
                        .numTrainBatches = 1,
                        .checkBatch = 4099,
-                       .trainSeconds = 10};
+                       .trainSeconds = 5};
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       usage(stdout);
