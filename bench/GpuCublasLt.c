@@ -1,6 +1,7 @@
 //===- GpuCublasLt.c - The cuBLASLt baseline of bench/mlp-gpu -------------===//
 //
-// The MLP layer by layer, as a framework runs it on NVIDIA's best GEMM
+// The MLP's forward layer by layer (the training step's GEMMs are in
+// GpuCublasLtTrain.c), as a framework runs it on NVIDIA's best GEMM
 // library: per layer ONE cublasLtMatmul with the bias and the ReLU fused
 // into its epilogue (RELU_BIAS; BIAS for the last, linear layer), f16
 // matrices, f32 compute and scale, alpha 1, beta 0, and an algorithm
