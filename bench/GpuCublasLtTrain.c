@@ -242,55 +242,70 @@ static bool createGemm(const LtTrain *run, const GemmSpec *spec, LtGemm *gemm) {
          pickAlgorithm(run, spec, gemm);
 }
 
-/// The three GEMMs of layer l (GemmSpec fields in declaration order).
-static bool createLayerGemms(LtTrain *run, int l) {
-  const GpuMlp *mlp = run->problem->mlp;
-  const GpuLayer *layer = &mlp->layers[l];
-  TrainLayer *t = &run->layers[l];
-  uint64_t in = (uint64_t)layer->inputs, out = (uint64_t)layer->outputs;
-  uint64_t batch = (uint64_t)run->problem->batch;
+/// Layer l's forward: out (out x batch) = W^T in, with its bias and, for
+/// a hidden layer, ReLU and the bitmask.
+static GemmSpec forwardSpec(const LtTrain *run, int l) {
+  const GpuLayer *layer = &run->problem->mlp->layers[l];
+  const TrainLayer *t = &run->layers[l];
   bool hidden = isHidden(l);
-  GemmSpec forward = {"",
-                      CUBLAS_OP_T,
-                      CUBLAS_OP_N,
-                      out,
-                      batch,
-                      in,
-                      hidden ? CUBLASLT_EPILOGUE_RELU_AUX_BIAS
-                             : CUBLASLT_EPILOGUE_BIAS,
-                      t->bias,
-                      hidden ? t->mask : 0,
-                      t->maskLd};
-  GemmSpec wgrad = {"",
-                    CUBLAS_OP_N,
-                    CUBLAS_OP_T,
-                    in,
-                    out,
-                    batch,
-                    hidden ? CUBLASLT_EPILOGUE_DEFAULT
-                           : CUBLASLT_EPILOGUE_BGRADB,
-                    hidden ? 0 : t->gradBias,
-                    0,
-                    0};
-  snprintf(forward.name, sizeof(forward.name), "layer %d forward", l);
-  snprintf(wgrad.name, sizeof(wgrad.name), "layer %d wgrad", l);
+  GemmSpec spec = {.transA = CUBLAS_OP_T,
+                   .transB = CUBLAS_OP_N,
+                   .m = (uint64_t)layer->outputs,
+                   .n = (uint64_t)run->problem->batch,
+                   .k = (uint64_t)layer->inputs,
+                   .epilogue = hidden ? CUBLASLT_EPILOGUE_RELU_AUX_BIAS
+                                      : CUBLASLT_EPILOGUE_BIAS,
+                   .bias = t->bias,
+                   .aux = hidden ? t->mask : 0,
+                   .auxLd = t->maskLd};
+  snprintf(spec.name, sizeof(spec.name), "layer %d forward", l);
+  return spec;
+}
+
+/// Layer l's wgrad: dW (in x out) = in dZ^T, k = the batch; the last
+/// layer's db (the sums of dy) with it.
+static GemmSpec wgradSpec(const LtTrain *run, int l) {
+  const GpuLayer *layer = &run->problem->mlp->layers[l];
+  bool hidden = isHidden(l);
+  GemmSpec spec = {.transA = CUBLAS_OP_N,
+                   .transB = CUBLAS_OP_T,
+                   .m = (uint64_t)layer->inputs,
+                   .n = (uint64_t)layer->outputs,
+                   .k = (uint64_t)run->problem->batch,
+                   .epilogue = hidden ? CUBLASLT_EPILOGUE_DEFAULT
+                                      : CUBLASLT_EPILOGUE_BGRADB,
+                   .bias = hidden ? 0 : run->layers[l].gradBias};
+  snprintf(spec.name, sizeof(spec.name), "layer %d wgrad", l);
+  return spec;
+}
+
+/// Layer l's dgrad (l >= 1): dZ_{l-1} (in x batch) = W dZ_l times layer
+/// l-1's bitmask, and db_{l-1}.
+static GemmSpec dgradSpec(const LtTrain *run, int l) {
+  const GpuLayer *layer = &run->problem->mlp->layers[l];
+  const TrainLayer *below = &run->layers[l - 1];
+  GemmSpec spec = {.transA = CUBLAS_OP_N,
+                   .transB = CUBLAS_OP_N,
+                   .m = (uint64_t)layer->inputs,
+                   .n = (uint64_t)run->problem->batch,
+                   .k = (uint64_t)layer->outputs,
+                   .epilogue = CUBLASLT_EPILOGUE_DRELU_BGRAD,
+                   .bias = below->gradBias,
+                   .aux = below->mask,
+                   .auxLd = below->maskLd};
+  snprintf(spec.name, sizeof(spec.name), "layer %d dgrad", l);
+  return spec;
+}
+
+static bool createLayerGemms(LtTrain *run, int l) {
+  TrainLayer *t = &run->layers[l];
+  GemmSpec forward = forwardSpec(run, l), wgrad = wgradSpec(run, l);
   if (!createGemm(run, &forward, &t->forward) ||
       !createGemm(run, &wgrad, &t->wgrad))
     return false;
   if (l == 0)
-    return true;
-  const TrainLayer *below = &run->layers[l - 1];
-  GemmSpec dgrad = {"",
-                    CUBLAS_OP_N,
-                    CUBLAS_OP_N,
-                    in,
-                    batch,
-                    out,
-                    CUBLASLT_EPILOGUE_DRELU_BGRAD,
-                    below->gradBias,
-                    below->mask,
-                    below->maskLd};
-  snprintf(dgrad.name, sizeof(dgrad.name), "layer %d dgrad", l);
+    return true; // the inputs need no gradient
+  GemmSpec dgrad = dgradSpec(run, l);
   return createGemm(run, &dgrad, &t->dgrad);
 }
 
