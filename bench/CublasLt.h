@@ -24,8 +24,22 @@
 /// Enumerators used: name, value (cublas_api.h: status, operation, compute
 /// type; library_types.h: data types; cublasLt.h: the attributes and
 /// epilogues). The attribute values' C types (cublasLt.h's comments):
-/// TRANSA / TRANSB int32_t, EPILOGUE uint32_t, BIAS_POINTER const void *,
-/// PREF_MAX_WORKSPACE_BYTES uint64_t.
+/// TRANSA / TRANSB int32_t, EPILOGUE uint32_t, BIAS_POINTER const void *
+/// (void * for a bias gradient), EPILOGUE_AUX_POINTER void * (the forward
+/// writes the ReLU bitmask) or const void * (DRELU_BGRAD reads it),
+/// EPILOGUE_AUX_LD int64_t, PREF_MAX_WORKSPACE_BYTES uint64_t.
+///
+/// The training baseline's epilogues (cublasLt.h's cublasLtEpilogue_t;
+/// NVIDIA's cuBLAS documentation, "cublasLtEpilogue_t", and nvmath-python's
+/// cublasLt.Epilogue list the same numbers): RELU_AUX_BIAS = RELU | AUX
+/// (128) | BIAS = 134 writes the ReLU bitmask of D to the aux buffer;
+/// DRELU_BGRAD = DRELU (8 | 128) | 16 = 152 multiplies D by that bitmask
+/// and writes the bias gradient (D's row sums over the n columns, in D's
+/// type) to BIAS_POINTER; BGRADB = 512 writes the sums of B over the GEMM's
+/// k dimension (one per column of D) to BIAS_POINTER. The bitmask has one
+/// bit per element of D, column-major with EPILOGUE_AUX_LD bits per column,
+/// which "must be divisible by 128 and be no less than the number of rows
+/// in the output matrix" (cublasLt.h, CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD).
 #define COOPVEC_CUBLASLT_VALUES(X)                                             \
   X(CUBLAS_STATUS_SUCCESS, 0)                                                  \
   X(CUBLAS_OP_N, 0)                                                            \
@@ -37,8 +51,14 @@
   X(CUBLASLT_MATMUL_DESC_TRANSB, 4)                                            \
   X(CUBLASLT_MATMUL_DESC_EPILOGUE, 7)                                          \
   X(CUBLASLT_MATMUL_DESC_BIAS_POINTER, 8)                                      \
+  X(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_POINTER, 11)                             \
+  X(CUBLASLT_MATMUL_DESC_EPILOGUE_AUX_LD, 12)                                  \
+  X(CUBLASLT_EPILOGUE_DEFAULT, 1)                                              \
   X(CUBLASLT_EPILOGUE_BIAS, 4)                                                 \
   X(CUBLASLT_EPILOGUE_RELU_BIAS, 6)                                            \
+  X(CUBLASLT_EPILOGUE_RELU_AUX_BIAS, 134)                                      \
+  X(CUBLASLT_EPILOGUE_DRELU_BGRAD, 152)                                        \
+  X(CUBLASLT_EPILOGUE_BGRADB, 512)                                             \
   X(CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, 1)
 
 /// cublasLtMatmulHeuristicResult_t: field, byte offset; and its size.

@@ -1,6 +1,7 @@
 //===- GpuCublasLt.c - The cuBLASLt baseline of bench/mlp-gpu -------------===//
 //
-// The MLP layer by layer, as a framework runs it on NVIDIA's best GEMM
+// The MLP's forward layer by layer (the training step's GEMMs are in
+// GpuCublasLtTrain.c), as a framework runs it on NVIDIA's best GEMM
 // library: per layer ONE cublasLtMatmul with the bias and the ReLU fused
 // into its epilogue (RELU_BIAS; BIAS for the last, linear layer), f16
 // matrices, f32 compute and scale, alpha 1, beta 0, and an algorithm
@@ -23,8 +24,7 @@
 // dladdr is a GNU extension (dlopen and dlsym are POSIX).
 #define _GNU_SOURCE
 
-#include "CublasLt.h"
-#include "MlpGpu.h"
+#include "GpuCublasLt.h"
 #include "Timing.h"
 
 #include <dlfcn.h>
@@ -32,21 +32,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/// The workspace cuBLASLt's algorithms may use (the heuristic is told).
-static const uint64_t kWorkspaceBytes = 32u << 20;
+static const uint64_t kWorkspaceBytes = GPU_CUBLASLT_WORKSPACE_BYTES;
 
-struct GpuCublasLt {
-  const GpuDevice *device;
-  CublasLt api;
-  cublasLtHandle_t handle;
-  cublasLtMatmulPreference_t preference;
-  CUdeviceptr workspace;
-};
-
-/// Prints "mlp-gpu: cublaslt: <call> failed: CUBLAS_STATUS_X (text)"
-/// unless `status` is CUBLAS_STATUS_SUCCESS; returns whether it is.
-static bool ltCheck(const GpuCublasLt *lt, cublasStatus_t status,
-                    const char *call) {
+bool gpuLtCheck(const GpuCublasLt *lt, cublasStatus_t status,
+                const char *call) {
   if (status == CUBLAS_STATUS_SUCCESS)
     return true;
   fprintf(stderr, "mlp-gpu: cublaslt: %s failed: %s (%s)\n", call,
@@ -107,7 +96,7 @@ static bool tryLibrary(GpuCublasLt *lt, const char *path) {
   }
   char call[512];
   snprintf(call, sizeof(call), "cublasLtCreate (%s)", path);
-  if (!ltCheck(lt, lt->api.cublasLtCreate(&lt->handle), call)) {
+  if (!gpuLtCheck(lt, lt->api.cublasLtCreate(&lt->handle), call)) {
     lt->handle = NULL;
     return false;
   }
@@ -136,17 +125,18 @@ static bool loadLibrary(GpuCublasLt *lt) {
 
 /// The heuristic's preference: at most the workspace we allocate.
 static bool createPreference(GpuCublasLt *lt) {
-  if (!ltCheck(lt, lt->api.cublasLtMatmulPreferenceCreate(&lt->preference),
-               "cublasLtMatmulPreferenceCreate")) {
+  if (!gpuLtCheck(lt, lt->api.cublasLtMatmulPreferenceCreate(&lt->preference),
+                  "cublasLtMatmulPreferenceCreate")) {
     lt->preference = NULL;
     return false;
   }
   uint64_t bytes = kWorkspaceBytes;
-  return ltCheck(lt,
-                 lt->api.cublasLtMatmulPreferenceSetAttribute(
-                     lt->preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                     &bytes, sizeof(bytes)),
-                 "cublasLtMatmulPreferenceSetAttribute(MAX_WORKSPACE_BYTES)");
+  return gpuLtCheck(
+      lt,
+      lt->api.cublasLtMatmulPreferenceSetAttribute(
+          lt->preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &bytes,
+          sizeof(bytes)),
+      "cublasLtMatmulPreferenceSetAttribute(MAX_WORKSPACE_BYTES)");
 }
 
 GpuCublasLt *gpuCublasLtOpen(const GpuDevice *device) {
@@ -201,9 +191,7 @@ typedef struct LtRun {
   CUdeviceptr x, hidden[2], y; // features x batch, column-major
 } LtRun;
 
-/// A device address as cuBLASLt takes it (the driver's CUdeviceptr is an
-/// integer).
-static void *devicePointer(CUdeviceptr pointer) {
+void *gpuLtPointer(CUdeviceptr pointer) {
   return (void *)(uintptr_t)pointer; // NOLINT(performance-no-int-to-ptr)
 }
 
@@ -216,9 +204,9 @@ static CUdeviceptr layerOutput(const LtRun *run, int i) {
   return i == GPU_MLP_LAYERS - 1 ? run->y : run->hidden[i % 2];
 }
 
-static bool allocate(LtRun *run, CUdeviceptr *pointer, size_t bytes,
-                     const char *what) {
-  const GpuDevice *device = run->lt->device;
+bool gpuLtAllocate(const GpuCublasLt *lt, CUdeviceptr *pointer, size_t bytes,
+                   const char *what) {
+  const GpuDevice *device = lt->device;
   char call[128];
   snprintf(call, sizeof(call), "cuMemAlloc (%s, %zu bytes)", what, bytes);
   if (gpuCheck(device, device->driver.cuMemAlloc(pointer, bytes), call))
@@ -227,11 +215,10 @@ static bool allocate(LtRun *run, CUdeviceptr *pointer, size_t bytes,
   return false;
 }
 
-/// Allocates `*pointer` and copies `bytes` of `data` into it.
-static bool upload(LtRun *run, CUdeviceptr *pointer, const void *data,
-                   size_t bytes, const char *what) {
-  const GpuDevice *device = run->lt->device;
-  return allocate(run, pointer, bytes, what) &&
+bool gpuLtUpload(const GpuCublasLt *lt, CUdeviceptr *pointer, const void *data,
+                 size_t bytes, const char *what) {
+  const GpuDevice *device = lt->device;
+  return gpuLtAllocate(lt, pointer, bytes, what) &&
          gpuCheck(device, device->driver.cuMemcpyHtoD(*pointer, data, bytes),
                   "cuMemcpyHtoD");
 }
@@ -240,20 +227,22 @@ static bool allocateBuffers(LtRun *run) {
   const GpuProblem *problem = run->problem;
   size_t batch = (size_t)problem->batch;
   size_t hidden = batch * (size_t)problem->mlp->width * sizeof(uint16_t);
-  bool ok = upload(run, &run->x, problem->x,
-                   batch * GPU_MLP_INPUTS * sizeof(uint16_t), "inputs") &&
-            allocate(run, &run->hidden[0], hidden, "hidden layer") &&
-            allocate(run, &run->hidden[1], hidden, "hidden layer") &&
-            allocate(run, &run->y, batch * GPU_MLP_OUTPUTS * sizeof(uint16_t),
-                     "outputs");
+  bool ok =
+      gpuLtUpload(run->lt, &run->x, problem->x,
+                  batch * GPU_MLP_INPUTS * sizeof(uint16_t), "inputs") &&
+      gpuLtAllocate(run->lt, &run->hidden[0], hidden, "hidden layer") &&
+      gpuLtAllocate(run->lt, &run->hidden[1], hidden, "hidden layer") &&
+      gpuLtAllocate(run->lt, &run->y,
+                    batch * GPU_MLP_OUTPUTS * sizeof(uint16_t), "outputs");
   for (int i = 0; ok && i < GPU_MLP_LAYERS; ++i) {
     const GpuLayer *layer = &problem->mlp->layers[i];
     size_t outputs = (size_t)layer->outputs;
-    ok =
-        upload(run, &run->layers[i].weights, problem->w + layer->weightOffset,
-               outputs * (size_t)layer->inputs * sizeof(uint16_t), "weights") &&
-        upload(run, &run->layers[i].bias, problem->w + layer->biasOffset,
-               outputs * sizeof(uint16_t), "bias");
+    ok = gpuLtUpload(
+             run->lt, &run->layers[i].weights, problem->w + layer->weightOffset,
+             outputs * (size_t)layer->inputs * sizeof(uint16_t), "weights") &&
+         gpuLtUpload(run->lt, &run->layers[i].bias,
+                     problem->w + layer->biasOffset, outputs * sizeof(uint16_t),
+                     "bias");
   }
   return ok;
 }
@@ -262,7 +251,7 @@ static bool setAttribute(LtRun *run, cublasLtMatmulDesc_t desc,
                          cublasLtMatmulDescAttributes_t attribute,
                          const void *value, size_t bytes, const char *call) {
   const CublasLt *api = &run->lt->api;
-  return ltCheck(
+  return gpuLtCheck(
       run->lt,
       api->cublasLtMatmulDescSetAttribute(desc, attribute, value, bytes), call);
 }
@@ -270,17 +259,17 @@ static bool setAttribute(LtRun *run, cublasLtMatmulDesc_t desc,
 /// f32 compute and scale; TRANSA = T; the epilogue and its bias.
 static bool createDesc(LtRun *run, int i) {
   LtLayer *layer = &run->layers[i];
-  if (!ltCheck(run->lt,
-               run->lt->api.cublasLtMatmulDescCreate(
-                   &layer->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
-               "cublasLtMatmulDescCreate")) {
+  if (!gpuLtCheck(run->lt,
+                  run->lt->api.cublasLtMatmulDescCreate(
+                      &layer->desc, CUBLAS_COMPUTE_32F, CUDA_R_32F),
+                  "cublasLtMatmulDescCreate")) {
     layer->desc = NULL;
     return false;
   }
   int32_t transA = CUBLAS_OP_T, transB = CUBLAS_OP_N;
   uint32_t epilogue = i + 1 < GPU_MLP_LAYERS ? CUBLASLT_EPILOGUE_RELU_BIAS
                                              : CUBLASLT_EPILOGUE_BIAS;
-  const void *bias = devicePointer(layer->bias);
+  const void *bias = gpuLtPointer(layer->bias);
   return setAttribute(run, layer->desc, CUBLASLT_MATMUL_DESC_TRANSA, &transA,
                       sizeof(transA),
                       "cublasLtMatmulDescSetAttribute(TRANSA)") &&
@@ -297,10 +286,10 @@ static bool createDesc(LtRun *run, int i) {
 
 static bool createLayout(LtRun *run, cublasLtMatrixLayout_t *layout,
                          uint64_t rows, uint64_t cols, int64_t ld) {
-  if (ltCheck(run->lt,
-              run->lt->api.cublasLtMatrixLayoutCreate(layout, CUDA_R_16F, rows,
-                                                      cols, ld),
-              "cublasLtMatrixLayoutCreate"))
+  if (gpuLtCheck(run->lt,
+                 run->lt->api.cublasLtMatrixLayoutCreate(layout, CUDA_R_16F,
+                                                         rows, cols, ld),
+                 "cublasLtMatrixLayoutCreate"))
     return true;
   *layout = NULL;
   return false;
@@ -324,11 +313,12 @@ static bool pickAlgorithm(LtRun *run, int i) {
   cublasLtMatmulHeuristicResult_t result;
   memset(&result, 0, sizeof(result));
   int returned = 0;
-  if (!ltCheck(run->lt,
-               run->lt->api.cublasLtMatmulAlgoGetHeuristic(
-                   run->lt->handle, layer->desc, layer->a, layer->b, layer->d,
-                   layer->d, run->lt->preference, 1, &result, &returned),
-               "cublasLtMatmulAlgoGetHeuristic"))
+  if (!gpuLtCheck(run->lt,
+                  run->lt->api.cublasLtMatmulAlgoGetHeuristic(
+                      run->lt->handle, layer->desc, layer->a, layer->b,
+                      layer->d, layer->d, run->lt->preference, 1, &result,
+                      &returned),
+                  "cublasLtMatmulAlgoGetHeuristic"))
     return false;
   if (returned < 1 || result.state != CUBLAS_STATUS_SUCCESS) {
     const GpuLayer *shape = &run->problem->mlp->layers[i];
@@ -382,14 +372,14 @@ static bool forward(LtRun *run) {
   GpuCublasLt *lt = run->lt;
   for (int i = 0; i < GPU_MLP_LAYERS; ++i) {
     LtLayer *layer = &run->layers[i];
-    void *output = devicePointer(layerOutput(run, i));
-    if (!ltCheck(
+    void *output = gpuLtPointer(layerOutput(run, i));
+    if (!gpuLtCheck(
             lt,
             lt->api.cublasLtMatmul(
-                lt->handle, layer->desc, &alpha, devicePointer(layer->weights),
-                layer->a, devicePointer(layerInput(run, i)), layer->b, &beta,
+                lt->handle, layer->desc, &alpha, gpuLtPointer(layer->weights),
+                layer->a, gpuLtPointer(layerInput(run, i)), layer->b, &beta,
                 output, layer->d, output, layer->d, &layer->algo,
-                devicePointer(lt->workspace), (size_t)kWorkspaceBytes, NULL),
+                gpuLtPointer(lt->workspace), (size_t)kWorkspaceBytes, NULL),
             "cublasLtMatmul"))
       return false;
   }

@@ -10,6 +10,7 @@
 #include "Timing.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 //===----------------------------------------------------------------------===//
@@ -51,6 +52,38 @@ uint16_t gpuDoubleToHalf(double value) {
     return sign | (uint16_t)units;
   uint16_t mantissa = (uint16_t)(ldexp(rounded, 11 - e) - 1024);
   return sign | (uint16_t)((e - 1 + 15) << 10) | mantissa;
+}
+
+//===----------------------------------------------------------------------===//
+// The MLP
+//===----------------------------------------------------------------------===//
+
+// The layout of bench/mlp-gpu.mlir: per layer W (out x in), then b (out).
+void gpuMlpInit(GpuMlp *mlp, int width) {
+  const int inputs[GPU_MLP_LAYERS] = {GPU_MLP_INPUTS, width, width, width,
+                                      width};
+  const int outputs[GPU_MLP_LAYERS] = {width, width, width, width,
+                                       GPU_MLP_OUTPUTS};
+  memset(mlp, 0, sizeof(*mlp));
+  mlp->width = width;
+  snprintf(mlp->function, sizeof(mlp->function), "mlp_relu%d", width);
+  int64_t offset = 0;
+  for (int i = 0; i < GPU_MLP_LAYERS; ++i) {
+    GpuLayer *layer = &mlp->layers[i];
+    layer->inputs = inputs[i];
+    layer->outputs = outputs[i];
+    layer->weightOffset = offset;
+    layer->biasOffset = offset + (int64_t)inputs[i] * outputs[i];
+    offset = layer->biasOffset + outputs[i];
+  }
+  mlp->numWeights = offset;
+}
+
+double gpuMlpFlopsPerSample(const GpuMlp *mlp) {
+  double flops = 0;
+  for (int i = 0; i < GPU_MLP_LAYERS; ++i)
+    flops += 2.0 * mlp->layers[i].inputs * mlp->layers[i].outputs;
+  return flops;
 }
 
 //===----------------------------------------------------------------------===//

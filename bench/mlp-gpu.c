@@ -1,14 +1,22 @@
 //===- mlp-gpu.c - The fused f16 MLP on a CUDA GPU: coopvec vs cuBLASLt ---===//
 //
-//   mlp-gpu [--batch=N[,N...]] [--width=64,128] [--reps=R]
-//           [--peak-tflops=X] [--device=N] [--gpu-options=OPTS]
+//   mlp-gpu [--mode=forward|train|both] [--batch=N[,N...]] [--width=64,128]
+//           [--reps=R] [--peak-tflops=X] [--device=N] [--gpu-options=OPTS]
+//           [--train-batch=N[,N...]] [--check-batch=N] [--train-seconds=S]
+//   mlp-gpu --self-test-cpu
 //
-// Per width W and batch: coopvec-mma (the engine's default CUDA pipeline:
-// tensor-core matvecs for f16), coopvec-simt (matvec=simt) and cublaslt
-// (GpuCublasLt.c), on the same inputs; each output is checked against a
-// double-precision reference on the host. Prints a table per (W, batch)
-// and then one `summary:` line each (docs/performance.md). Exits 1 without
-// a GPU (with the driver's reason) or when a variant fails or is wrong.
+// Forward, per width W and batch: coopvec-mma (the engine's default CUDA
+// pipeline: tensor-core matvecs for f16), coopvec-simt (matvec=simt) and
+// cublaslt (GpuCublasLt.c), on the same inputs; each output is checked
+// against a double-precision reference on the host. Training, per width
+// and training batch (GpuTrain.c): one step of coopvec's gradient
+// (coopvec-autodiff's @mlp_reluW_grad, GpuCoopvec.c) and of cuBLASLt's
+// forward and backward GEMMs (GpuCublasLtTrain.c), their gradients first
+// checked in full at a small batch against a host reference. Prints a
+// table per (W, batch) and then one `summary:` line each
+// (docs/performance.md). Exits 1 without a GPU (with the driver's reason)
+// or when a variant fails or is wrong. --self-test-cpu runs the training
+// step's coopvec gradient on the CPU instead, without a GPU (GpuSelfTest.c).
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +31,8 @@
 
 enum { kMaxBatches = 8, kMaxWidths = 2, kVariants = 3 };
 
+enum { kForward = 1, kTrain = 2 }; // --mode bits
+
 typedef struct Options {
   int64_t batches[kMaxBatches];
   int numBatches;
@@ -32,6 +42,12 @@ typedef struct Options {
   double peakTflops; // 0: from the device's name
   int device;
   const char *gpuOptions; // more convert-coopvec-to-gpu options, or NULL
+  int mode;               // kForward | kTrain
+  int64_t trainBatches[kMaxBatches];
+  int numTrainBatches;
+  int64_t checkBatch;
+  double trainSeconds; // timed steps per variant and batch, at most
+  bool selfTest;
 } Options;
 
 //===----------------------------------------------------------------------===//
@@ -48,55 +64,43 @@ bool gpuCheck(const GpuDevice *device, CUresult result, const char *call) {
   return false;
 }
 
-// The layout of bench/mlp-gpu.mlir: per layer W (out x in), then b (out).
-void gpuMlpInit(GpuMlp *mlp, int width) {
-  const int inputs[GPU_MLP_LAYERS] = {GPU_MLP_INPUTS, width, width, width,
-                                      width};
-  const int outputs[GPU_MLP_LAYERS] = {width, width, width, width,
-                                       GPU_MLP_OUTPUTS};
-  memset(mlp, 0, sizeof(*mlp));
-  mlp->width = width;
-  snprintf(mlp->function, sizeof(mlp->function), "mlp_relu%d", width);
-  int64_t offset = 0;
-  for (int i = 0; i < GPU_MLP_LAYERS; ++i) {
-    GpuLayer *layer = &mlp->layers[i];
-    layer->inputs = inputs[i];
-    layer->outputs = outputs[i];
-    layer->weightOffset = offset;
-    layer->biasOffset = offset + (int64_t)inputs[i] * outputs[i];
-    offset = layer->biasOffset + outputs[i];
-  }
-  mlp->numWeights = offset;
-}
-
-double gpuMlpFlopsPerSample(const GpuMlp *mlp) {
-  double flops = 0;
-  for (int i = 0; i < GPU_MLP_LAYERS; ++i)
-    flops += 2.0 * mlp->layers[i].inputs * mlp->layers[i].outputs;
-  return flops;
-}
-
 //===----------------------------------------------------------------------===//
 // Options
 //===----------------------------------------------------------------------===//
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: mlp-gpu [--batch=N[,N...]] [--width=64,128] [--reps=R]\n"
-          "               [--peak-tflops=X] [--device=N] "
-          "[--gpu-options=OPTS]\n"
-          "  --batch        samples per forward pass (default 1048576,4194304;"
-          " odd ones welcome)\n"
-          "  --width        hidden widths to run, 64 and/or 128 (default "
+          "usage: mlp-gpu [--mode=forward|train|both] [--batch=N[,N...]]\n"
+          "               [--width=64,128] [--reps=R] [--peak-tflops=X] "
+          "[--device=N]\n"
+          "               [--gpu-options=OPTS] [--train-batch=N[,N...]] "
+          "[--check-batch=N]\n"
+          "               [--train-seconds=S]\n"
+          "       mlp-gpu --self-test-cpu\n"
+          "  --mode           forward passes, training steps or both "
+          "(default both)\n"
+          "  --batch          samples per forward pass (default "
+          "1048576,4194304; odd ones welcome)\n"
+          "  --width          hidden widths to run, 64 and/or 128 (default "
           "both)\n"
-          "  --reps         timed repetitions, the median is reported "
+          "  --reps           timed repetitions, the median is reported "
           "(default 10)\n"
-          "  --peak-tflops  the device's dense FP16 tensor-core peak (default:"
-          " from its name)\n"
-          "  --device       CUDA device ordinal (default 0)\n"
-          "  --gpu-options  convert-coopvec-to-gpu options for both coopvec "
+          "  --peak-tflops    the device's dense FP16 tensor-core peak "
+          "(default: from its name)\n"
+          "  --device         CUDA device ordinal (default 0)\n"
+          "  --gpu-options    convert-coopvec-to-gpu options for the coopvec "
           "variants,\n"
-          "                 e.g. 'register-elements=128 block-size=64'\n");
+          "                   e.g. 'register-elements=128 block-size=64'\n"
+          "  --train-batch    samples per training step (default 1048576)\n"
+          "  --check-batch    the batch whose gradients are checked against "
+          "the host\n"
+          "                   reference, at most 65536 (default 4099)\n"
+          "  --train-seconds  stop a training variant's timed steps after "
+          "this many\n"
+          "                   seconds, at least one step (default 5)\n"
+          "  --self-test-cpu  check coopvec's training step on the CPU "
+          "target against\n"
+          "                   the reference, without a GPU\n");
 }
 
 /// Parses a comma list of integers in [low, high] into `values`.
@@ -125,6 +129,39 @@ static bool parseWidths(const char *text, Options *options) {
     options->widths[i] = (int)widths[i];
   }
   return true;
+}
+
+static bool parseMode(const char *text, Options *options) {
+  options->mode = strcmp(text, "forward") == 0 ? kForward
+                  : strcmp(text, "train") == 0 ? kTrain
+                  : strcmp(text, "both") == 0  ? kForward | kTrain
+                                               : 0;
+  return options->mode != 0;
+}
+
+/// The options of the training step.
+static bool parseTrainOption(const char *arg, Options *options) {
+  int64_t value = 0;
+  int count;
+  char *end;
+  if (strncmp(arg, "--mode=", 7) == 0)
+    return parseMode(arg + 7, options);
+  if (strncmp(arg, "--train-batch=", 14) == 0)
+    // cuBLASLt keeps 6 activation buffers: 2^27 samples of W = 128 are
+    // 192 GiB, beyond any GPU; 2^25 fit an H200 (48 GiB).
+    return parseList(arg + 14, 1, 1ll << 25, options->trainBatches,
+                     &options->numTrainBatches, kMaxBatches);
+  if (strncmp(arg, "--check-batch=", 14) == 0) {
+    // GPU_MLP_GRAD_TOLERANCE's reasoning holds up to 65536 samples.
+    bool ok = parseList(arg + 14, 1, 65536, &value, &count, 1);
+    options->checkBatch = value;
+    return ok;
+  }
+  if (strncmp(arg, "--train-seconds=", 16) == 0) {
+    options->trainSeconds = strtod(arg + 16, &end);
+    return end != arg + 16 && !*end && options->trainSeconds > 0;
+  }
+  return false;
 }
 
 /// One `--name=value`; false if it is none of ours or its value is bad.
@@ -156,7 +193,7 @@ static bool parseOption(const char *arg, Options *options) {
     options->peakTflops = strtod(arg + 14, &end);
     return end != arg + 14 && !*end && options->peakTflops > 0;
   }
-  return false;
+  return parseTrainOption(arg, options);
 }
 
 /// 0: run; 1: exit 0 (--help); -1: exit 2 (bad usage).
@@ -165,11 +202,20 @@ static int parseOptions(int argc, char **argv, Options *options) {
                        .numBatches = 2,
                        .widths = {64, 128},
                        .numWidths = 2,
-                       .reps = 10};
+                       .reps = 10,
+                       .mode = kForward | kTrain,
+                       .trainBatches = {1 << 20},
+                       .numTrainBatches = 1,
+                       .checkBatch = 4099,
+                       .trainSeconds = 5};
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
       usage(stdout);
       return 1;
+    }
+    if (strcmp(argv[i], "--self-test-cpu") == 0) {
+      options->selfTest = true;
+      continue;
     }
     if (!parseOption(argv[i], options)) {
       fprintf(stderr, "mlp-gpu: bad argument '%s'\n", argv[i]);
@@ -303,6 +349,8 @@ typedef struct Bench {
   bool failed;
   Result results[kMaxWidths * kMaxBatches];
   int numResults;
+  GpuTrainResult trainResults[kMaxWidths * kMaxBatches];
+  int numTrainResults;
 } Bench;
 
 /// The variants compiled for one width (NULL: it did not compile).
@@ -528,6 +576,25 @@ static void describe(Bench *bench) {
          bench->simtPipeline[0] ? bench->simtPipeline : "(no chip)");
 }
 
+/// The training steps of every width (GpuTrain.c).
+static void runTraining(Bench *bench) {
+  const Options *options = &bench->options;
+  GpuTrainOptions train = {
+      options->trainBatches, options->numTrainBatches,
+      options->checkBatch,   options->reps,
+      options->trainSeconds, bench->mmaPipeline[0] ? bench->mmaPipeline : NULL};
+  printf("\ntraining: one step = the gradient of every weight and bias for "
+         "dy (batch x 16, uniform in [-1, 1]): coopvec runs @mlp_reluW_grad "
+         "(coopvec-autodiff, input-gradients=false; it recomputes the "
+         "forward), cuBLASLt the forward and 9 backward GEMMs\n");
+  for (int i = 0; i < options->numWidths; ++i) {
+    GpuTrainResult *results = &bench->trainResults[bench->numTrainResults];
+    bench->failed |= !gpuTrainWidth(&bench->device, bench->cublasLt, &train,
+                                    options->widths[i], results);
+    bench->numTrainResults += options->numTrainBatches;
+  }
+}
+
 int main(int argc, char **argv) {
   static Bench bench; // large: off the stack
   int parsed = parseOptions(argc, argv, &bench.options);
@@ -535,6 +602,8 @@ int main(int argc, char **argv) {
     return parsed > 0 ? 0 : 2;
   // Lines in order with stderr's messages when both go to one file.
   setvbuf(stdout, NULL, _IOLBF, 0);
+  if (bench.options.selfTest)
+    return gpuSelfTestCpu();
   if (!openDevice(&bench.device, bench.options.device)) {
     closeDevice(&bench.device);
     return 1;
@@ -543,11 +612,16 @@ int main(int argc, char **argv) {
   bench.cublasLt = gpuCublasLtOpen(&bench.device);
   if (!bench.cublasLt)
     printf("cublaslt: skipped, its rows are empty (see above)\n");
-  for (int i = 0; i < bench.options.numWidths; ++i)
+  for (int i = 0;
+       (bench.options.mode & kForward) && i < bench.options.numWidths; ++i)
     runData(&bench, bench.options.widths[i]);
+  if (bench.options.mode & kTrain)
+    runTraining(&bench);
   printf("\n");
   for (int i = 0; i < bench.numResults; ++i)
     printSummary(&bench, &bench.results[i]);
+  for (int i = 0; i < bench.numTrainResults; ++i)
+    gpuTrainPrintSummary(&bench.trainResults[i]);
   gpuCublasLtClose(bench.cublasLt);
   closeDevice(&bench.device);
   if (bench.failed)

@@ -6,12 +6,16 @@
 #   glvnd/*.deb        Debian's libglvnd0 libglx0 libegl1 libgl1 libopengl0
 #                      libgles2 (`apt-get download`), which NVIDIA's Vulkan
 #                      driver loads
-# it installs the bundle, then records, each step under a time limit so that
-# the whole stays under 8 minutes (a 15-minute lease can run it twice):
+# it installs the bundle, then records, each step under a time limit (the
+# limits add up to 8.5 minutes; a run takes about 5, so a 15-minute lease
+# can run it once and rerun a part):
 #   1. the GPU and its driver (nvidia-smi), and what its Vulkan driver
 #      offers: cooperative-matrix shapes, VK_NV_cooperative_vector and its
 #      combinations (bench/vulkan-query);
-#   2. bench/mlp-gpu, alone on the GPU (its summary: lines);
+#   2. bench/mlp-gpu, alone on the GPU (its summary: lines): forward passes
+#      (about 50 s) and training steps (about 50 s more, most of it the
+#      lowering and JIT of coopvec's gradients: ptxas takes 5 s at W = 64
+#      and 20 s at W = 128 on a slow host);
 #   3. test/Integration/CPU with --target=cuda and with --target=vulkan, at
 #      the same time;
 #   4. test/Integration/GPU, test/Integration/Vulkan, test/tools/coopvec-run
@@ -68,7 +72,7 @@ echo "setup: $(($(date +%s) - began)) s"
 lit=(python3 /usr/lib/llvm-22/bin/lit -v)
 step nvidia-smi 30 nvidia-smi
 step vulkan-query 30 build/bench/vulkan-query
-step mlp-gpu 120 build/bench/mlp-gpu
+step mlp-gpu 180 build/bench/mlp-gpu
 step lit-cuda 180 "${lit[@]}" -j8 --param coopvec_run_target=cuda build/test/Integration/CPU &
 step lit-vulkan 180 "${lit[@]}" -j8 --param coopvec_run_target=vulkan build/test/Integration/CPU &
 wait

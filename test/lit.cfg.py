@@ -135,6 +135,14 @@ if os.path.exists(cuda_stub):
 config.substitutions.append(
     ("%fake_libcuda", os.path.join(config.coopvec_obj_root, "test", "cuda",
                                    "fake-cuda", "libcuda.so.1")))
+# bench/mlp-gpu is not in the default build (cmake --build <dir> --target
+# mlp-gpu): `mlp-gpu` where it was built. Its cuBLASLt baselines run on the
+# host with the test double of test/cuda (%fake_libcublaslt).
+if os.path.exists(os.path.join(config.coopvec_obj_root, "bench", "mlp-gpu")):
+    config.available_features.add("mlp-gpu")
+config.substitutions.append(
+    ("%fake_libcublaslt", os.path.join(config.coopvec_obj_root, "test", "cuda",
+                                       "fake-cublaslt", "libcublasLt.so.13")))
 lit_path = shutil.which("lit", path=config.llvm_tools_dir)
 if lit_path:
     config.substitutions.append(("%lit", lit_path))
