@@ -198,3 +198,12 @@ void gpuCheckOutputs(const GpuProblem *problem, const uint16_t *y,
     checkSample(problem, y, sample, check);
   check->passed = check->worstRatio <= 1.0;
 }
+
+const char *gpuFormatted(char *text, size_t size, const char *format,
+                         double value) {
+  if (value > 0 && isfinite(value))
+    snprintf(text, size, format, value);
+  else
+    snprintf(text, size, "n/a");
+  return text;
+}

@@ -186,16 +186,6 @@ static bool timeVariant(Train *train, int variant,
 // Tables
 //===----------------------------------------------------------------------===//
 
-/// `value` printed with `format`, or "n/a" unless it is positive.
-static const char *formatted(char *text, size_t size, const char *format,
-                             double value) {
-  if (value > 0 && isfinite(value))
-    snprintf(text, size, format, value);
-  else
-    snprintf(text, size, "n/a");
-  return text;
-}
-
 static void printRow(const GpuTrainResult *result, int variant) {
   const GpuTrainRow *row = &result->rows[variant];
   if (!row->ran) {
@@ -210,9 +200,9 @@ static void printRow(const GpuTrainResult *result, int variant) {
   double rate = result->flops / (row->timing.stepMs * 1e-3) / 1e12;
   printf("  %-9s %10s %9s %11s  %-7s %4d  %-26s %9.4f  ok\n",
          kVariantNames[variant],
-         formatted(ms, sizeof(ms), "%.4f", row->timing.stepMs),
-         formatted(tflops, sizeof(tflops), "%.2f", rate),
-         formatted(back, sizeof(back), "%.4f", row->timing.backwardMs),
+         gpuFormatted(ms, sizeof(ms), "%.4f", row->timing.stepMs),
+         gpuFormatted(tflops, sizeof(tflops), "%.2f", rate),
+         gpuFormatted(back, sizeof(back), "%.4f", row->timing.backwardMs),
          row->timing.timed, row->timing.reps, compile, row->check.worstRatio);
 }
 
@@ -234,13 +224,14 @@ void gpuTrainPrintSummary(const GpuTrainResult *result) {
   double mine = coopvec->ran ? coopvec->timing.stepMs : 0;
   double theirs = lt->ran ? lt->timing.stepMs : 0;
   char a[32], b[32], c[32], ratio[32];
-  printf("summary: train width=%d batch=%lld coopvec_step_ms=%s "
-         "cublaslt_step_ms=%s cublaslt_backward_ms=%s ratio=%s\n",
-         result->width, (long long)result->batch,
-         formatted(a, sizeof(a), "%.4f", mine),
-         formatted(b, sizeof(b), "%.4f", theirs),
-         formatted(c, sizeof(c), "%.4f", lt->ran ? lt->timing.backwardMs : 0),
-         formatted(ratio, sizeof(ratio), "%.3f",
+  printf(
+      "summary: train width=%d batch=%lld coopvec_step_ms=%s "
+      "cublaslt_step_ms=%s cublaslt_backward_ms=%s ratio=%s\n",
+      result->width, (long long)result->batch,
+      gpuFormatted(a, sizeof(a), "%.4f", mine),
+      gpuFormatted(b, sizeof(b), "%.4f", theirs),
+      gpuFormatted(c, sizeof(c), "%.4f", lt->ran ? lt->timing.backwardMs : 0),
+      gpuFormatted(ratio, sizeof(ratio), "%.3f",
                    mine > 0 && theirs > 0 ? theirs / mine : 0));
 }
 

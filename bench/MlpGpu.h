@@ -84,6 +84,11 @@ typedef struct GpuTiming {
   const char *timed;
 } GpuTiming;
 
+/// `value` printed into `text` with `format`, or "n/a" unless it is
+/// positive and finite (a time or rate that was not measured); `text`.
+const char *gpuFormatted(char *text, size_t size, const char *format,
+                         double value);
+
 /// f16 <-> double (GpuData.c): exact, and round to nearest even.
 double gpuHalfToDouble(uint16_t half);
 uint16_t gpuDoubleToHalf(double value);

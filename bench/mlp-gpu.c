@@ -406,16 +406,6 @@ static double tflopsOf(const Result *result, const Row *row) {
   return result->flops / (row->timing.medianMs * 1e-3) / 1e12;
 }
 
-/// `value` printed with `format`, or "n/a" unless it is positive.
-static const char *formatted(char *text, size_t size, const char *format,
-                             double value) {
-  if (value > 0 && isfinite(value))
-    snprintf(text, size, format, value);
-  else
-    snprintf(text, size, "n/a");
-  return text;
-}
-
 static void printRow(const Bench *bench, const Result *result, int variant) {
   const Row *row = &result->rows[variant];
   if (!row->ran) {
@@ -430,10 +420,10 @@ static void printRow(const Bench *bench, const Result *result, int variant) {
              1e3 * row->jit);
   printf("  %-13s %10s %9s %7s  %-7s %-26s %9.2e %9.3f  %s\n",
          kVariantNames[variant],
-         formatted(ms, sizeof(ms), "%.4f", row->timing.medianMs),
-         formatted(tflops, sizeof(tflops), "%.2f", rate),
-         formatted(pct, sizeof(pct), "%.1f",
-                   bench->peak > 0 ? 100 * rate / bench->peak : 0),
+         gpuFormatted(ms, sizeof(ms), "%.4f", row->timing.medianMs),
+         gpuFormatted(tflops, sizeof(tflops), "%.2f", rate),
+         gpuFormatted(pct, sizeof(pct), "%.1f",
+                      bench->peak > 0 ? 100 * rate / bench->peak : 0),
          row->timing.timed, compile, row->check.maxError, row->check.worstRatio,
          row->check.passed ? "ok" : "FAIL");
   if (!row->check.passed)
@@ -471,13 +461,13 @@ static void printSummary(const Bench *bench, const Result *result) {
   printf("summary: width=%d batch=%lld coopvec_tflops=%s peak_pct=%s "
          "best_baseline=%s best_baseline_tflops=%s ratio=%s\n",
          result->width, (long long)result->batch,
-         formatted(rate, sizeof(rate), "%.2f", coopvec),
-         formatted(pct, sizeof(pct), "%.1f",
-                   bench->peak > 0 ? 100 * coopvec / bench->peak : 0),
+         gpuFormatted(rate, sizeof(rate), "%.2f", coopvec),
+         gpuFormatted(pct, sizeof(pct), "%.1f",
+                      bench->peak > 0 ? 100 * coopvec / bench->peak : 0),
          best < 0 ? "none" : kVariantNames[best],
-         formatted(baselineRate, sizeof(baselineRate), "%.2f", baseline),
-         formatted(ratio, sizeof(ratio), "%.3f",
-                   baseline > 0 ? coopvec / baseline : 0));
+         gpuFormatted(baselineRate, sizeof(baselineRate), "%.2f", baseline),
+         gpuFormatted(ratio, sizeof(ratio), "%.3f",
+                      baseline > 0 ? coopvec / baseline : 0));
 }
 
 //===----------------------------------------------------------------------===//
