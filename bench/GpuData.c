@@ -11,6 +11,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 //===----------------------------------------------------------------------===//
@@ -125,34 +126,42 @@ void gpuFillWeights(const GpuMlp *mlp, uint16_t *w, uint64_t seed) {
 /// f16 products accumulate in f32 and round once at the end); a target
 /// that keeps f32 between layers differs by that rounding, well within
 /// the tolerance.
-void gpuReference(const GpuMlp *mlp, const uint16_t *w, const uint16_t *x,
-                  double *y) {
-  double in[GPU_MLP_MAX_WIDTH], out[GPU_MLP_MAX_WIDTH];
-  for (int j = 0; j < GPU_MLP_INPUTS; ++j)
-    in[j] = gpuHalfToDouble(x[j]);
-  for (int i = 0; i < GPU_MLP_LAYERS; ++i) {
-    const GpuLayer *layer = &mlp->layers[i];
-    for (int o = 0; o < layer->outputs; ++o) {
-      const uint16_t *row =
-          w + layer->weightOffset + (int64_t)o * layer->inputs;
-      double sum = gpuHalfToDouble(w[layer->biasOffset + o]);
-      for (int j = 0; j < layer->inputs; ++j)
-        sum += gpuHalfToDouble(row[j]) * in[j];
-      if (i + 1 < GPU_MLP_LAYERS && !(sum > 0)) // ReLU
-        sum = 0;
-      out[o] = gpuHalfToDouble(gpuDoubleToHalf(sum));
-    }
-    memcpy(in, out, sizeof(double) * (size_t)layer->outputs);
+double *gpuWeightsToDouble(const GpuMlp *mlp, const uint16_t *w) {
+  double *copy = malloc(sizeof(double) * (size_t)mlp->numWeights);
+  if (!copy) {
+    fprintf(stderr, "mlp-gpu: out of host memory\n");
+    return NULL;
   }
-  memcpy(y, in, sizeof(double) * GPU_MLP_OUTPUTS);
+  for (int64_t e = 0; e < mlp->numWeights; ++e)
+    copy[e] = gpuHalfToDouble(w[e]);
+  return copy;
 }
 
-/// Checks one sample's outputs; updates the worst error.
-static void checkSample(const GpuProblem *problem, const uint16_t *y,
-                        int64_t sample, GpuCheck *check) {
-  double reference[GPU_MLP_OUTPUTS];
-  gpuReference(problem->mlp, problem->w, problem->x + sample * GPU_MLP_INPUTS,
-               reference);
+void gpuForwardSample(const GpuMlp *mlp, const double *w, const uint16_t *x,
+                      GpuSample *s) {
+  for (int j = 0; j < GPU_MLP_INPUTS; ++j)
+    s->in[0][j] = gpuHalfToDouble(x[j]);
+  for (int l = 0; l < GPU_MLP_LAYERS; ++l) {
+    const GpuLayer *layer = &mlp->layers[l];
+    for (int o = 0; o < layer->outputs; ++o) {
+      const double *row = w + layer->weightOffset + (int64_t)o * layer->inputs;
+      double sum = w[layer->biasOffset + o];
+      for (int j = 0; j < layer->inputs; ++j)
+        sum += row[j] * s->in[l][j];
+      s->z[l][o] = gpuHalfToDouble(gpuDoubleToHalf(sum));
+      if (l + 1 < GPU_MLP_LAYERS) // ReLU
+        s->in[l + 1][o] = s->z[l][o] > 0 ? s->z[l][o] : 0;
+    }
+  }
+}
+
+/// Checks one sample's outputs against the forward in double with the
+/// weights `w` (`s`: scratch); updates the worst error.
+static void checkSample(const GpuProblem *problem, const double *w,
+                        const uint16_t *y, int64_t sample, GpuSample *s,
+                        GpuCheck *check) {
+  gpuForwardSample(problem->mlp, w, problem->x + sample * GPU_MLP_INPUTS, s);
+  const double *reference = s->z[GPU_MLP_LAYERS - 1];
   for (int o = 0; o < GPU_MLP_OUTPUTS; ++o) {
     double got = gpuHalfToDouble(y[sample * GPU_MLP_OUTPUTS + o]);
     double error = fabs(got - reference[o]);
@@ -190,12 +199,17 @@ int64_t gpuCheckedSamples(int64_t batch) {
 void gpuCheckOutputs(const GpuProblem *problem, const uint16_t *y,
                      GpuCheck *check) {
   memset(check, 0, sizeof(*check));
+  double *w = gpuWeightsToDouble(problem->mlp, problem->w);
+  if (!w)
+    return; // not passed
+  GpuSample s;
   int64_t head, tail;
   checkedRange(problem->batch, &head, &tail);
   for (int64_t sample = 0; sample < head; ++sample)
-    checkSample(problem, y, sample, check);
+    checkSample(problem, w, y, sample, &s, check);
   for (int64_t sample = tail; sample < problem->batch; ++sample)
-    checkSample(problem, y, sample, check);
+    checkSample(problem, w, y, sample, &s, check);
+  free(w);
   check->passed = check->worstRatio <= 1.0;
 }
 

@@ -32,48 +32,21 @@ static double roundHalf(double value) {
   return gpuHalfToDouble(gpuDoubleToHalf(value));
 }
 
-/// One sample's forward values: each layer's input (x, then the ReLUs) and
-/// its f16 pre-activation z = W in + b.
-typedef struct Sample {
-  double in[GPU_MLP_LAYERS][GPU_MLP_MAX_WIDTH];
-  double z[GPU_MLP_LAYERS][GPU_MLP_MAX_WIDTH];
-} Sample;
-
-static void forwardSample(const GpuMlp *mlp, const double *w, const uint16_t *x,
-                          Sample *s) {
-  for (int j = 0; j < GPU_MLP_INPUTS; ++j)
-    s->in[0][j] = gpuHalfToDouble(x[j]);
-  for (int l = 0; l < GPU_MLP_LAYERS; ++l) {
-    const GpuLayer *layer = &mlp->layers[l];
-    for (int o = 0; o < layer->outputs; ++o) {
-      const double *row = w + layer->weightOffset + (int64_t)o * layer->inputs;
-      double sum = w[layer->biasOffset + o];
-      for (int j = 0; j < layer->inputs; ++j)
-        sum += row[j] * s->in[l][j];
-      s->z[l][o] = roundHalf(sum);
-      if (l + 1 < GPU_MLP_LAYERS)
-        s->in[l + 1][o] = s->z[l][o] > 0 ? s->z[l][o] : 0;
-    }
-  }
-}
-
 /// d max(z, 0) / dz as coopvec-autodiff defines it: 1/2 at the tie z == 0.
 static double reluDerivative(double z) { return z > 0 ? 1 : z < 0 ? 0 : 0.5; }
 
 /// Whether a device may put z on the other side of ReLU's threshold.
-static bool nearThreshold(const GpuLayer *layer, int l, const Sample *s,
-                          int o) {
-  (void)layer;
+static bool nearThreshold(int l, const GpuSample *s, int o) {
   return l + 1 < GPU_MLP_LAYERS && fabs(s->z[l][o]) < GPU_MLP_RELU_MARGIN;
 }
 
 /// Adds layer l's terms: dW[o][j] += dz[o] in[j], db[o] += dz[o].
-static void addTerms(const GpuMlp *mlp, int l, const Sample *s,
+static void addTerms(const GpuMlp *mlp, int l, const GpuSample *s,
                      const double *dz, const GpuGradReference *ref) {
   const GpuLayer *layer = &mlp->layers[l];
   for (int o = 0; o < layer->outputs; ++o) {
     int64_t row = layer->weightOffset + (int64_t)o * layer->inputs;
-    bool uncertain = nearThreshold(layer, l, s, o);
+    bool uncertain = nearThreshold(l, s, o);
     for (int j = 0; j < layer->inputs; ++j) {
       double term = dz[o] * s->in[l][j];
       ref->grad[row + j] += term;
@@ -91,7 +64,7 @@ static void addTerms(const GpuMlp *mlp, int l, const Sample *s,
 /// (and cuBLASLt's dgrad) rounds it, times ReLU's derivative (exact: 0,
 /// 1/2 or 1, rounded again as coopvec.mul's f16 result is).
 static void backwardLayer(const GpuMlp *mlp, const double *w, int l,
-                          const Sample *s, const double *dz, double *below) {
+                          const GpuSample *s, const double *dz, double *below) {
   const GpuLayer *layer = &mlp->layers[l];
   double sums[GPU_MLP_MAX_WIDTH] = {0};
   for (int o = 0; o < layer->outputs; ++o) {
@@ -107,10 +80,10 @@ static void backwardLayer(const GpuMlp *mlp, const double *w, int l,
 static void addSamples(const GpuTrainProblem *problem, const double *w,
                        const GpuGradReference *ref) {
   const GpuMlp *mlp = problem->mlp;
-  static Sample s; // 10 KiB: off the stack
+  static GpuSample s; // 10 KiB: off the stack
   double dz[GPU_MLP_MAX_WIDTH], below[GPU_MLP_MAX_WIDTH];
   for (int64_t sample = 0; sample < problem->batch; ++sample) {
-    forwardSample(mlp, w, problem->x + sample * GPU_MLP_INPUTS, &s);
+    gpuForwardSample(mlp, w, problem->x + sample * GPU_MLP_INPUTS, &s);
     for (int o = 0; o < GPU_MLP_OUTPUTS; ++o)
       dz[o] = gpuHalfToDouble(problem->dy[sample * GPU_MLP_OUTPUTS + o]);
     for (int l = GPU_MLP_LAYERS - 1; l >= 0; --l) {
@@ -125,15 +98,10 @@ static void addSamples(const GpuTrainProblem *problem, const double *w,
 
 bool gpuGradientReference(const GpuTrainProblem *problem,
                           const GpuGradReference *ref) {
-  int64_t count = problem->mlp->numWeights;
-  size_t bytes = (size_t)count * sizeof(double);
-  double *w = malloc(bytes); // converted once: the loops are 10x faster
-  if (!w) {
-    fprintf(stderr, "mlp-gpu: out of host memory\n");
+  size_t bytes = (size_t)problem->mlp->numWeights * sizeof(double);
+  double *w = gpuWeightsToDouble(problem->mlp, problem->w);
+  if (!w)
     return false;
-  }
-  for (int64_t e = 0; e < count; ++e)
-    w[e] = gpuHalfToDouble(problem->w[e]);
   memset(ref->grad, 0, bytes);
   memset(ref->squares, 0, bytes);
   memset(ref->uncertain, 0, bytes);

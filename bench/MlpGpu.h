@@ -97,10 +97,19 @@ uint16_t gpuDoubleToHalf(double value);
 void gpuFillInputs(uint16_t *x, int64_t count, uint64_t seed);
 void gpuFillWeights(const GpuMlp *mlp, uint16_t *w, uint64_t seed);
 
-/// The 16 outputs of the sample `x` (32 inputs) in double precision, each
-/// layer's outputs rounded to f16.
-void gpuReference(const GpuMlp *mlp, const uint16_t *w, const uint16_t *x,
-                  double *y);
+/// The weights in double (GpuData.c), converted once for the references'
+/// loops; NULL after printing that the host is out of memory.
+double *gpuWeightsToDouble(const GpuMlp *mlp, const uint16_t *w);
+
+/// One sample's forward in double precision: each layer's input (x, then
+/// the ReLUs) and its pre-activation z = W in + b rounded to f16. The
+/// outputs are z[GPU_MLP_LAYERS - 1][0 .. 16). `w`: gpuWeightsToDouble's.
+typedef struct GpuSample {
+  double in[GPU_MLP_LAYERS][GPU_MLP_MAX_WIDTH];
+  double z[GPU_MLP_LAYERS][GPU_MLP_MAX_WIDTH];
+} GpuSample;
+void gpuForwardSample(const GpuMlp *mlp, const double *w, const uint16_t *x,
+                      GpuSample *s);
 
 /// An output passes if |got - ref| <= GPU_MLP_TOLERANCE * max(1, |ref|).
 /// Each of the 5 layers rounds its outputs to f16 (relative 2^-11, 4.9e-4)
