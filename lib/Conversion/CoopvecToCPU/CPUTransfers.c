@@ -259,9 +259,7 @@ static void closeNarrowLoop(CoopvecLoop *loop) {
 /// A full group of a narrow vec: per B threads, their N x B elements as
 /// one contiguous load; element i's lanes are flat[i], flat[i + N], ...
 static void loadNarrow(CPULowering *l, CoopvecBuilder *b, MlirValue buffer,
-                       MlirType element, intptr_t size, int64_t blocks,
-                       MlirValue tile) {
-  (void)blocks;
+                       MlirType element, intptr_t size, MlirValue tile) {
   int64_t block = l->transposeBlock, mask[16];
   CoopvecBuilder *in;
   MlirValue start, thread;
@@ -285,9 +283,7 @@ static void loadNarrow(CPULowering *l, CoopvecBuilder *b, MlirValue buffer,
 /// of shuffles of equal-sized halves, padded to a power of two), then
 /// interleaved into one N x B store.
 static void storeNarrow(CPULowering *l, CoopvecBuilder *b, MlirValue buffer,
-                        MlirType element, intptr_t size, int64_t blocks,
-                        MlirValue tile) {
-  (void)blocks;
+                        MlirType element, intptr_t size, MlirValue tile) {
   int64_t block = l->transposeBlock, mask[kNarrowMaxElements];
   CoopvecBuilder *in;
   MlirValue start, thread, parts[kNarrowMaxElements / 2];
@@ -424,6 +420,9 @@ static void prefetchNextGroup(CPULowering *l, CoopvecBuilder *b,
 typedef void (*BlockTransfer)(CPULowering *l, CoopvecBuilder *b,
                               MlirValue buffer, MlirType element, intptr_t size,
                               int64_t blocks, MlirValue tile);
+typedef void (*NarrowTransfer)(CPULowering *l, CoopvecBuilder *b,
+                               MlirValue buffer, MlirType element,
+                               intptr_t size, MlirValue tile);
 typedef void (*ElementTransfer)(CPULowering *l, CoopvecBuilder *b,
                                 MlirValue buffer, MlirType element,
                                 intptr_t first, intptr_t size, MlirValue tile);
@@ -435,7 +434,7 @@ typedef void (*ElementTransfer)(CPULowering *l, CoopvecBuilder *b,
 /// group by element transfers alone.
 static void transfer(CPULowering *l, MlirValue buffer, MlirType element,
                      intptr_t size, MlirValue tile, bool write,
-                     BlockTransfer blocked, BlockTransfer narrow,
+                     BlockTransfer blocked, NarrowTransfer narrow,
                      ElementTransfer elementwise) {
   int64_t block = l->transposeBlock;
   int64_t blocks = block ? size / block : 0;
@@ -447,7 +446,7 @@ static void transfer(CPULowering *l, MlirValue buffer, MlirType element,
       coopvecBuildIfElse(&l->p.body, fullGroup(l), 0, NULL);
   prefetchNextGroup(l, &branches.then, buffer, element, size, write);
   if (blocks == 0)
-    narrow(l, &branches.then, buffer, element, size, 0, tile);
+    narrow(l, &branches.then, buffer, element, size, tile);
   else
     blocked(l, &branches.then, buffer, element, size, blocks, tile);
   if (blocks && blocks * block < size)
