@@ -10,6 +10,7 @@
 #                                              lower-cpu npy interpreter)
 #
 # Environment: COOPVEC_FUZZ_BUILD (build directory, default build-fuzz),
+# COOPVEC_FUZZ_JOBS (harnesses fuzzed at once, default: the cores),
 # CC (default clang-14), COOPVEC_FUZZ_NICE (default 19: other work on the
 # machine goes first). The corpus grows in $COOPVEC_FUZZ_BUILD/fuzz-corpus,
 # crashes land in $COOPVEC_FUZZ_BUILD/fuzz-artifacts. The last line is
@@ -48,27 +49,25 @@ declare -A max_len=([ir]=32768 [pipeline]=4096 [lower-cpu]=16384 [npy]=4096
                     [interpreter]=16384)
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
-passed=0
-failed=0
-for h in "${harnesses[@]}"; do
-  fuzzer="$build/test/fuzz/coopvec-fuzz-$h"
-  [ -x "$fuzzer" ] || fail_build "no harness '$h'"
+# Fuzzes harness $1, writing its result lines to $build/fuzz-$1.result
+# (each ends in PASS or FAIL).
+fuzz_one() { # HARNESS
+  local h="$1" fuzzer="$build/test/fuzz/coopvec-fuzz-$1"
+  local result="$build/fuzz-$h.result"
+  : >"$result"
   # 1. The regression corpus: each input runs once and must not crash.
-  regressions=("$root/test/fuzz/regressions/$h"/*)
+  local regressions=("$root/test/fuzz/regressions/$h"/*)
   if [ -e "${regressions[0]}" ]; then
     if "$fuzzer" "${regressions[@]}" >"$build/fuzz-$h-replay.log" 2>&1; then
-      echo "fuzz $h: replayed ${#regressions[@]} regression inputs: PASS"
-      passed=$((passed + 1))
+      echo "fuzz $h: replayed ${#regressions[@]} regression inputs: PASS" >>"$result"
     else
-      echo "fuzz $h: a regression input crashes (see $build/fuzz-$h-replay.log): FAIL"
-      failed=$((failed + 1))
+      echo "fuzz $h: a regression input crashes (see $build/fuzz-$h-replay.log): FAIL" >>"$result"
     fi
   fi
   # 2. Fuzzing from the seeds and the corpus of earlier runs.
-  corpus="$build/fuzz-corpus/$h"
-  artifacts="$build/fuzz-artifacts"
+  local corpus="$build/fuzz-corpus/$h" artifacts="$build/fuzz-artifacts"
   mkdir -p "$corpus" "$artifacts"
-  log="$build/fuzz-$h.log"
+  local log="$build/fuzz-$h.log" start status elapsed execs cov
   start=$(date +%s)
   nice -n "$nice_level" "$fuzzer" -max_total_time="$seconds" \
     -max_len="${max_len[$h]}" -dict="$seeds/$h.dict" -timeout=120 \
@@ -80,14 +79,31 @@ for h in "${harnesses[@]}"; do
   cov=$(grep -E '^#[0-9]+.*(DONE|INITED)' "$log" | tail -n 1 \
         | sed -n 's/.* cov: \([0-9]*\) ft: \([0-9]*\).*/cov \1, ft \2/p')
   if [ "$status" -eq 0 ]; then
-    echo "fuzz $h: ${execs:-?} inputs in ${elapsed} s, ${cov:-no coverage line}: PASS"
-    passed=$((passed + 1))
+    echo "fuzz $h: ${execs:-?} inputs in ${elapsed} s, ${cov:-no coverage line}: PASS" >>"$result"
   else
-    echo "fuzz $h: crashed after ${elapsed} s (log: $log): FAIL"
-    grep -E 'ERROR:|SUMMARY:|broken invariant|Test unit written' "$log" | head -n 5 \
-      | sed 's/^/  /'
-    failed=$((failed + 1))
+    { echo "fuzz $h: crashed after ${elapsed} s (log: $log): FAIL"
+      grep -E 'ERROR:|SUMMARY:|broken invariant|Test unit written' "$log" \
+        | head -n 5 | sed 's/^/  /'; } >>"$result"
   fi
+}
+
+for h in "${harnesses[@]}"; do
+  [ -x "$build/test/fuzz/coopvec-fuzz-$h" ] || fail_build "no harness '$h'"
+done
+# The harnesses are single-threaded: run as many at once as there are
+# cores (COOPVEC_FUZZ_JOBS), so that CI's fuzzing takes half the time on 2.
+jobs="${COOPVEC_FUZZ_JOBS:-$(nproc)}"
+for h in "${harnesses[@]}"; do
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n; done
+  fuzz_one "$h" &
+done
+wait
+passed=0
+failed=0
+for h in "${harnesses[@]}"; do
+  cat "$build/fuzz-$h.result"
+  passed=$((passed + $(grep -c ': PASS$' "$build/fuzz-$h.result")))
+  failed=$((failed + $(grep -c ': FAIL$' "$build/fuzz-$h.result")))
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -11,10 +11,12 @@
 
 #include "coopvec-c/Dialect.h"
 
+#include "Dialect/TypeCache.h"
 #include "coopvec-c/Support.h"
 
 #include <mlir-c/BuiltinAttributes.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,12 +58,21 @@ static void trim(const char **text, size_t *length) {
     --*length;
 }
 
+/// Whether `type` belongs to the coopvec dialect. Printing a type builds an
+/// AsmState over every loaded dialect, which made these queries the larger
+/// part of verifying and decoding a module; most queried types (f32, index,
+/// memrefs) are rejected here without printing.
+static bool isCoopvecDialectType(MlirType type) {
+  MlirStringRef name = mlirDialectGetNamespace(mlirTypeGetDialect(type));
+  return name.length == 7 && strncmp(name.data, "coopvec", 7) == 0;
+}
+
 /// Splits the printed `!coopvec.<mnemonic><p0, p1, ...>` at top-level
 /// commas. Returns false if `type` is not a coopvec type with `mnemonic`.
 static bool parseParams(MlirType type, const char *mnemonic,
                         ParsedParams *out) {
   memset(out, 0, sizeof(*out));
-  if (mlirTypeIsNull(type))
+  if (mlirTypeIsNull(type) || !isCoopvecDialectType(type))
     return false;
   mlirTypePrint(type, coopvecBufferCallback, &out->text);
   const char *text = coopvecBufferStr(&out->text);
@@ -114,71 +125,121 @@ static MlirType typeParam(MlirType type, const ParsedParams *params,
       mlirStringRefCreate(params->params[index], params->lengths[index]));
 }
 
-bool coopvecTypeIsAVec(MlirType type) {
+/// What a type's parameters say, read once (the scoped cache below).
+typedef enum TypeKind { KindOther, KindVec, KindMatrix } TypeKind;
+typedef struct TypeInfo {
+  const void *type; // the uniqued type's address: the cache key
+  TypeKind kind;
+  int64_t dims[2];  // vec: {size, -1}; matrix: {rows, cols}
+  MlirType element; // null where a parameter does not parse
+  bool hasLayout;
+  CoopvecLayout layout;
+} TypeInfo;
+
+static void readVec(MlirType type, const ParsedParams *params, TypeInfo *info) {
+  info->kind = KindVec;
+  info->dims[0] = integerParam(type, params, 0);
+  info->element = typeParam(type, params, 1);
+}
+
+static void readMatrix(MlirType type, const ParsedParams *params,
+                       TypeInfo *info) {
+  info->kind = KindMatrix;
+  info->dims[0] = integerParam(type, params, 0);
+  info->dims[1] = integerParam(type, params, 1);
+  info->element = typeParam(type, params, 2);
+  // The layout prints as a quoted string: strip the quotes.
+  if (params->lengths[3] >= 2)
+    info->hasLayout = coopvecLayoutFromName(
+        mlirStringRefCreate(params->params[3] + 1, params->lengths[3] - 2),
+        &info->layout);
+}
+
+static void readTypeInfo(MlirType type, TypeInfo *info) {
+  memset(info, 0, sizeof(*info));
+  info->type = type.ptr;
+  info->dims[0] = info->dims[1] = -1;
   ParsedParams params;
-  bool isVec = parseParams(type, "vec", &params) && params.count == 2;
+  if (parseParams(type, "vec", &params) && params.count == 2)
+    readVec(type, &params, info);
   coopvecBufferFree(&params.text);
-  return isVec;
+  if (info->kind == KindOther && parseParams(type, "matrix", &params) &&
+      params.count == 4)
+    readMatrix(type, &params, info);
+  coopvecBufferFree(&params.text);
+}
+
+enum { CACHE_SIZE = 256 }; // a power of two
+static _Thread_local int cacheDepth;
+static _Thread_local TypeInfo cache[CACHE_SIZE];
+
+void coopvecTypeCacheBegin(void) {
+  if (cacheDepth++ == 0)
+    memset(cache, 0, sizeof(cache));
+}
+
+void coopvecTypeCacheEnd(void) { --cacheDepth; }
+
+/// `type`'s parameters: from the cache inside a scope, else read into
+/// `scratch`.
+static const TypeInfo *typeInfo(MlirType type, TypeInfo *scratch) {
+  if (cacheDepth == 0 || mlirTypeIsNull(type)) {
+    readTypeInfo(type, scratch);
+    return scratch;
+  }
+  // Types are allocated at least 8-byte aligned: drop the low bits.
+  TypeInfo *slot = &cache[((uintptr_t)type.ptr >> 4) & (CACHE_SIZE - 1)];
+  if (slot->type != type.ptr)
+    readTypeInfo(type, slot);
+  return slot;
+}
+
+bool coopvecTypeIsAVec(MlirType type) {
+  TypeInfo scratch;
+  return typeInfo(type, &scratch)->kind == KindVec;
 }
 
 bool coopvecTypeIsAMatrix(MlirType type) {
-  ParsedParams params;
-  bool isMatrix = parseParams(type, "matrix", &params) && params.count == 4;
-  coopvecBufferFree(&params.text);
-  return isMatrix;
+  TypeInfo scratch;
+  return typeInfo(type, &scratch)->kind == KindMatrix;
 }
 
 int64_t coopvecVecTypeGetSize(MlirType type) {
-  ParsedParams params;
-  int64_t size = -1;
-  if (parseParams(type, "vec", &params) && params.count == 2)
-    size = integerParam(type, &params, 0);
-  coopvecBufferFree(&params.text);
-  return size;
+  TypeInfo scratch;
+  const TypeInfo *info = typeInfo(type, &scratch);
+  return info->kind == KindVec ? info->dims[0] : -1;
 }
 
 MlirType coopvecVecTypeGetElementType(MlirType type) {
-  ParsedParams params;
-  MlirType element = {NULL};
-  if (parseParams(type, "vec", &params) && params.count == 2)
-    element = typeParam(type, &params, 1);
-  coopvecBufferFree(&params.text);
-  return element;
+  TypeInfo scratch;
+  const TypeInfo *info = typeInfo(type, &scratch);
+  MlirType null = {NULL};
+  return info->kind == KindVec ? info->element : null;
 }
 
 static int64_t matrixDim(MlirType type, int index) {
-  ParsedParams params;
-  int64_t dim = -1;
-  if (parseParams(type, "matrix", &params) && params.count == 4)
-    dim = integerParam(type, &params, index);
-  coopvecBufferFree(&params.text);
-  return dim;
+  TypeInfo scratch;
+  const TypeInfo *info = typeInfo(type, &scratch);
+  return info->kind == KindMatrix ? info->dims[index] : -1;
 }
 
 int64_t coopvecMatrixTypeGetRows(MlirType type) { return matrixDim(type, 0); }
 int64_t coopvecMatrixTypeGetCols(MlirType type) { return matrixDim(type, 1); }
 
 MlirType coopvecMatrixTypeGetElementType(MlirType type) {
-  ParsedParams params;
-  MlirType element = {NULL};
-  if (parseParams(type, "matrix", &params) && params.count == 4)
-    element = typeParam(type, &params, 2);
-  coopvecBufferFree(&params.text);
-  return element;
+  TypeInfo scratch;
+  const TypeInfo *info = typeInfo(type, &scratch);
+  MlirType null = {NULL};
+  return info->kind == KindMatrix ? info->element : null;
 }
 
 bool coopvecMatrixTypeGetLayout(MlirType type, CoopvecLayout *layout) {
-  ParsedParams params;
-  bool found = false;
-  if (parseParams(type, "matrix", &params) && params.count == 4 &&
-      params.lengths[3] >= 2) {
-    // The layout prints as a quoted string: strip the quotes.
-    MlirStringRef name =
-        mlirStringRefCreate(params.params[3] + 1, params.lengths[3] - 2);
-    found = coopvecLayoutFromName(name, layout);
-  }
-  coopvecBufferFree(&params.text);
-  return found;
+  TypeInfo scratch;
+  const TypeInfo *info = typeInfo(type, &scratch);
+  if (info->kind != KindMatrix || !info->hasLayout)
+    return false;
+  *layout = info->layout;
+  return true;
 }
 
 /// Prints `type` into `buffer` (for building type strings to parse).

@@ -13,6 +13,7 @@
 
 #include "Dialect/ElementTypes.h"
 #include "Dialect/OpRules.h"
+#include "Dialect/TypeCache.h"
 #include "Dialect/Verifier.h"
 #include "Pass/PassDef.h"
 #include "coopvec-c/Support.h"
@@ -151,7 +152,9 @@ MlirLogicalResult coopvecVerify(MlirOperation op) {
   if (!mlirOperationVerify(op))
     return mlirLogicalResultFailure();
   VerifyState state = {false};
+  coopvecTypeCacheBegin();
   mlirOperationWalk(op, verifyOne, &state, MlirWalkPreOrder);
+  coopvecTypeCacheEnd();
   return state.failed ? mlirLogicalResultFailure() : mlirLogicalResultSuccess();
 }
 

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/TypeCache.h"
 #include "Interpreter/Decode.h"
 #include "Support/Alloc.h"
 #include "Support/PointerMap.h"
@@ -357,7 +358,9 @@ Program *coopvecInterpDecode(Interp *interp, MlirOperation func) {
                        interp->numPrograms + 1, sizeof(Program *));
   interp->programs[interp->numPrograms++] = program;
   program->decoding = true;
+  coopvecTypeCacheBegin();
   bool ok = decodeBody(interp, program);
+  coopvecTypeCacheEnd();
   program->decoding = false;
   if (!ok)
     return NULL;

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Dialect/TypeCache.h"
 #include "Pass/PassDef.h"
 
 #include "coopvec-c/Support.h"
@@ -199,7 +200,10 @@ static void *clonePass(void *userData) {
 
 static void runPass(MlirOperation op, MlirExternalPass pass, void *userData) {
   const PassInstance *instance = userData;
+  // The pass's context outlives its run: type queries may be cached.
+  coopvecTypeCacheBegin();
   instance->def->run(op, pass, instance->options);
+  coopvecTypeCacheEnd();
 }
 
 MlirPass coopvecCreatePassFromDef(const CoopvecPassDef *def,
