@@ -101,9 +101,14 @@ wait
 passed=0
 failed=0
 for h in "${harnesses[@]}"; do
-  cat "$build/fuzz-$h.result"
-  passed=$((passed + $(grep -c ': PASS$' "$build/fuzz-$h.result")))
-  failed=$((failed + $(grep -c ': FAIL$' "$build/fuzz-$h.result")))
+  result="$build/fuzz-$h.result"
+  # A run that wrote no result line (its shell killed) is a failure too.
+  if ! grep -qE '^fuzz [^:]*: ([0-9?]+ inputs in|crashed after)' "$result" 2>/dev/null; then
+    echo "fuzz $h: no result from the fuzzing run: FAIL" >>"$result"
+  fi
+  cat "$result"
+  passed=$((passed + $(grep -c ': PASS$' "$result")))
+  failed=$((failed + $(grep -c ': FAIL$' "$result")))
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
