@@ -23,7 +23,9 @@
 enum { MAX_PARAMS = 4 };
 
 typedef struct ParsedParams {
-  CoopvecBuffer text; // the printed type; params point into it
+  CoopvecBuffer text; // the printed type; the strings below point into it
+  const char *mnemonic;
+  size_t mnemonicLength;
   const char *params[MAX_PARAMS];
   size_t lengths[MAX_PARAMS];
   int count;
@@ -67,23 +69,25 @@ static bool isCoopvecDialectType(MlirType type) {
   return name.length == 7 && strncmp(name.data, "coopvec", 7) == 0;
 }
 
-/// Splits the printed `!coopvec.<mnemonic><p0, p1, ...>` at top-level
-/// commas. Returns false if `type` is not a coopvec type with `mnemonic`.
-static bool parseParams(MlirType type, const char *mnemonic,
-                        ParsedParams *out) {
+/// Splits the printed `!coopvec.<mnemonic><p0, p1, ...>` (printed once) into
+/// its mnemonic and its parameters at top-level commas. Returns false if
+/// `type` is not a coopvec type of that form.
+static bool parseParams(MlirType type, ParsedParams *out) {
   memset(out, 0, sizeof(*out));
   if (mlirTypeIsNull(type) || !isCoopvecDialectType(type))
     return false;
   mlirTypePrint(type, coopvecBufferCallback, &out->text);
   const char *text = coopvecBufferStr(&out->text);
-  char prefix[32];
-  snprintf(prefix, sizeof(prefix), "!coopvec.%s<", mnemonic);
-  size_t prefixLength = strlen(prefix);
+  static const char prefix[] = "!coopvec.";
+  size_t prefixLength = sizeof(prefix) - 1;
   size_t length = out->text.size;
+  const char *open = memchr(text, '<', length);
   if (length <= prefixLength || strncmp(text, prefix, prefixLength) != 0 ||
-      text[length - 1] != '>')
+      !open || text[length - 1] != '>')
     return false;
-  const char *begin = text + prefixLength, *end = text + length - 1;
+  out->mnemonic = text + prefixLength;
+  out->mnemonicLength = (size_t)(open - out->mnemonic);
+  const char *begin = open + 1, *end = text + length - 1;
   int depth = 0;
   bool quoted = false;
   const char *start = begin;
@@ -155,17 +159,22 @@ static void readMatrix(MlirType type, const ParsedParams *params,
         &info->layout);
 }
 
+static bool isMnemonic(const ParsedParams *params, const char *mnemonic) {
+  return params->mnemonicLength == strlen(mnemonic) &&
+         strncmp(params->mnemonic, mnemonic, params->mnemonicLength) == 0;
+}
+
 static void readTypeInfo(MlirType type, TypeInfo *info) {
   memset(info, 0, sizeof(*info));
   info->type = type.ptr;
   info->dims[0] = info->dims[1] = -1;
   ParsedParams params;
-  if (parseParams(type, "vec", &params) && params.count == 2)
-    readVec(type, &params, info);
-  coopvecBufferFree(&params.text);
-  if (info->kind == KindOther && parseParams(type, "matrix", &params) &&
-      params.count == 4)
-    readMatrix(type, &params, info);
+  if (parseParams(type, &params)) {
+    if (isMnemonic(&params, "vec") && params.count == 2)
+      readVec(type, &params, info);
+    else if (isMnemonic(&params, "matrix") && params.count == 4)
+      readMatrix(type, &params, info);
+  }
   coopvecBufferFree(&params.text);
 }
 
@@ -187,8 +196,8 @@ static const TypeInfo *typeInfo(MlirType type, TypeInfo *scratch) {
     readTypeInfo(type, scratch);
     return scratch;
   }
-  // Types are allocated at least 8-byte aligned: drop the low bits.
-  TypeInfo *slot = &cache[((uintptr_t)type.ptr >> 4) & (CACHE_SIZE - 1)];
+  // Type storage is at least 8-byte aligned: drop the 3 low bits.
+  TypeInfo *slot = &cache[((uintptr_t)type.ptr >> 3) & (CACHE_SIZE - 1)];
   if (slot->type != type.ptr)
     readTypeInfo(type, slot);
   return slot;
