@@ -42,6 +42,10 @@ typedef struct CPULowering {
   /// reduce-mode=expand: which arguments of the per-thread function get
   /// per-host-thread copies (ReduceMode.h); NULL in other modes.
   bool *expandedArgs;
+  /// reduce-mode=local: the arguments the function only adds into, whose
+  /// scatter-adds carry their sums across lane groups (CarriedAdd.c); NULL
+  /// in other modes.
+  bool *addOnlyArgs;
   intptr_t numArgs;
 } CPULowering;
 
@@ -98,6 +102,50 @@ MlirOperation cpuLaneRefillLoop(CoopvecPerThread *p, MlirOperation func,
 /// outputs from batched argument `firstOutput` on.
 bool cpuLowerWithLaneRefill(CPULowering *l, MlirBlock original,
                             MlirOperation loop, intptr_t firstOutput);
+
+/// The lanes of `mask` (vector<L x i1>) as the bits of an L-bit integer:
+/// one movmsk-style instruction on x86 (LaneLoop.c).
+MlirValue cpuLaneBits(CPULowering *l, CoopvecBuilder *b, MlirValue mask);
+/// Inserts at `b` `scf.while` over the L-bit integer `bits` while it is not
+/// 0, and returns its body's block (argument: the bits), which the caller
+/// ends with `scf.yield` of the bits left (LaneLoop.c).
+MlirBlock cpuBuildBitsLoop(CPULowering *l, CoopvecBuilder *b, MlirValue bits);
+/// The index of the lowest set bit of `bits` (not 0), as an index.
+MlirValue cpuLowestSetLane(CPULowering *l, CoopvecBuilder *b, MlirValue bits);
+/// The body of a loop over set lanes: `lane` (index) is the lane, `rank`
+/// (index) the number of set lanes below it.
+typedef void (*CPULaneBody)(CPULowering *l, CoopvecBuilder *b, MlirValue lane,
+                            MlirValue rank, void *userData);
+/// Inserts at `b` a loop that calls `body` once for each set lane of
+/// `mask`, in increasing lane order (LaneLoop.c).
+void cpuForEachSetLane(CPULowering *l, CoopvecBuilder *b, MlirValue mask,
+                       CPULaneBody body, void *userData);
+
+/// reduce-mode=local's running sum of one scatter-add op at one address,
+/// carried across the op's rounds and lane groups in two stack slots of
+/// the call (CarriedAdd.c).
+typedef struct CPUCarriedAdd {
+  MlirValue address, sum; // memref<1 x index>, memref<L x element>
+  MlirValue buffer;
+  MlirAttribute kind;
+  MlirType lanesType; // vector<L x element>
+} CPUCarriedAdd;
+/// The arguments of the per-thread function's body `original` that it only
+/// adds into (coopvecArgumentIsExpandable), by argument number.
+bool *cpuAddOnlyArguments(MlirBlock original);
+/// Whether `buffer` (lowered) is an argument of @f_batched marked in `args`
+/// (indexed as the per-thread function's arguments; NULL: none).
+bool cpuIsArgumentIn(const CPULowering *l, const bool *args, MlirValue buffer);
+/// The slots of a new running sum into `buffer` (an atomic `kind`, addf or
+/// addi, of `element` values), empty, and its final add at `l->exit`.
+CPUCarriedAdd cpuCarriedAddCreate(CPULowering *l, MlirValue buffer,
+                                  MlirAttribute kind, MlirType element);
+/// Adds the lanes of `lanes` (vector<L x element>, zero in the lanes that
+/// do not add) at `address` through the running sums at `b`: into them
+/// when they are at `address`; else their sum is added at their address
+/// (an atomic) and they restart at `address` with `lanes`.
+void cpuCarriedAdd(CPULowering *l, CoopvecBuilder *b, const CPUCarriedAdd *c,
+                   MlirValue address, MlirValue lanes);
 
 /// `value` at `b` with the lanes of inactive threads (past the end, or not
 /// taking the control flow around) set to zero.

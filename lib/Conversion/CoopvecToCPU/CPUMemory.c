@@ -287,91 +287,63 @@ static MlirValue lanesAt(CoopvecBuilder *b, MlirValue indices,
           coopvecBuildBroadcast(b, address, mlirValueGetType(indices))));
 }
 
-/// The lanes of `mask` (vector<L x i1>) as the bits of an L-bit integer:
-/// one movmsk-style instruction on x86.
-static MlirValue laneBits(CPULowering *l, CoopvecBuilder *b, MlirValue mask) {
-  int64_t one = 1;
-  MlirType bits = mlirVectorTypeGet(
-      1, &one, mlirIntegerTypeGet(l->p.ctx, (unsigned)l->lanes));
-  return coopvecBuildExtract(
-      b, coopvecBuild1(b, "vector.bitcast", 1, &mask, bits, 0, NULL), 0);
-}
-
-/// Inserts `scf.while (%pending = enabled) : (vector<L x i1>) -> ...`,
-/// whose `before` region continues while some lane is pending and hands
-/// the pending lanes and their bits to the body. *body is the body's
-/// block (arguments: pending, bits), empty: the caller fills it and ends
-/// it with `scf.yield` of the lanes still pending.
-static void buildPendingLoop(CPULowering *l, CoopvecBuilder *b,
-                             MlirValue enabled, MlirBlock *body) {
-  MlirType maskType = mlirValueGetType(enabled);
-  MlirType bitsType = mlirIntegerTypeGet(l->p.ctx, (unsigned)l->lanes);
-  MlirLocation loc = b->location;
-  MlirType afterTypes[] = {maskType, bitsType};
-  MlirLocation locs[] = {loc, loc};
-  MlirBlock before = mlirBlockCreate(1, &maskType, locs);
-  *body = mlirBlockCreate(2, afterTypes, locs);
-  MlirRegion regions[2] = {mlirRegionCreate(), mlirRegionCreate()};
-  mlirRegionAppendOwnedBlock(regions[0], before);
-  mlirRegionAppendOwnedBlock(regions[1], *body);
-  MlirOperationState state =
-      mlirOperationStateGet(mlirStringRefCreateFromCString("scf.while"), loc);
-  mlirOperationStateAddOperands(&state, 1, &enabled);
-  mlirOperationStateAddResults(&state, 2, afterTypes);
-  mlirOperationStateAddOwnedRegions(&state, 2, regions);
-  MlirOperation loop = mlirOperationCreate(&state);
-  coopvecInsertAt(b, loop);
-  CoopvecBuilder in = coopvecBuilderAtEnd(before, loc);
-  MlirValue pending = mlirBlockGetArgument(before, 0);
-  MlirValue bits = laneBits(l, &in, pending);
-  MlirValue operands[] = {
-      coopvecBuildCmpI(&in, COOPVEC_CMPI_NE, bits,
-                       coopvecBuildIntConstant(&in, bitsType, 0)),
-      pending, bits};
-  coopvecBuild0(&in, "scf.condition", 3, operands, 0, NULL);
-}
-
 /// reduce-mode=local (ReduceMode.h): while some lane is pending, the
-/// first pending lane's address is taken: the pending lanes with that
-/// address are summed, added with one atomic and no longer pending. The
-/// rounds are the group's distinct addresses: all lanes at one address
-/// cost one atomic and one round; L distinct addresses cost L atomics, as
-/// direct does, plus a compare and a reduction each. The first pending
-/// lane comes from the lanes' bits (cttz), so cleared lanes cost nothing
-/// (a loop over all L lanes tested each; an scf.while over the smallest
-/// pending address, by a minui reduction per round, measured slower).
+/// first pending lane's address is taken: the lanes with that address are
+/// summed, added with one atomic (or into the running sum of CarriedAdd.c)
+/// and no longer pending. The rounds are the group's distinct addresses:
+/// all lanes at one address cost one atomic and one round; L distinct
+/// addresses cost L atomics, as direct does, plus a compare and a
+/// reduction each. The pending lanes are the bits of an L-bit integer
+/// (the first is its cttz, a round clears the bits of the lanes at its
+/// address), and the disabled lanes' values are zeroed before the loop:
+/// no vector of i1 lives across the loop's blocks, where LLVM keeps it as
+/// bytes on AVX2 and repacks it at every use (docs/performance.md,
+/// "Scatter-add"). Measured against a loop over all L lanes, each tested,
+/// and an scf.while over the smallest pending address (a minui reduction
+/// per round): both slower.
 static void localAdd(CPULowering *l, CoopvecBuilder *b,
                      const CoopvecElementAccess *a, MlirAttribute kind,
                      MlirValue value, MlirValue enabled) {
+  // Into a buffer only added into, the sums run on across the rounds and
+  // groups of the call (CarriedAdd.c).
+  CPUCarriedAdd running, *carried = NULL;
+  if (cpuIsArgumentIn(l, l->addOnlyArgs, a->buffer)) {
+    running = cpuCarriedAddCreate(l, a->buffer, kind, a->element);
+    carried = &running;
+  }
   MlirValue indices = laneIndices(l, b, a);
   MlirValue keys = addressKeys(a, indices);
-  MlirBlock block;
-  buildPendingLoop(l, b, enabled, &block);
+  // Disabled lanes get the key -1, which no enabled lane has (their
+  // indices are inside the buffer): a round's lanes are then found by a
+  // compare of keys alone.
+  MlirValue enabledKeys = coopvecBuildSelect(
+      b, enabled, keys,
+      coopvecBuildIntConstantLike(b, mlirValueGetType(keys), -1));
+  MlirBlock block = cpuBuildBitsLoop(l, b, cpuLaneBits(l, b, enabled));
   CoopvecBuilder in = coopvecBuilderAtEnd(block, b->location);
   MlirValue pending = mlirBlockGetArgument(block, 0);
-  MlirValue first =
-      coopvecBuildUnaryOp(&in, "math.cttz", mlirBlockGetArgument(block, 1));
-  MlirValue lane = coopvecBuildCast1(&in, "arith.index_castui", first,
-                                     mlirIndexTypeGet(l->p.ctx));
-  MlirValue key = coopvecBuildExtractDynamic(&in, keys, lane);
-  MlirValue same = lanesAt(&in, keys, key, pending);
+  MlirValue key = coopvecBuildExtractDynamic(&in, enabledKeys,
+                                             cpuLowestSetLane(l, &in, pending));
+  MlirValue keyLanes =
+      coopvecBuildBroadcast(&in, key, mlirValueGetType(enabledKeys));
+  MlirValue same =
+      coopvecBuildCmpI(&in, COOPVEC_CMPI_EQ, enabledKeys, keyLanes);
   MlirValue address = addressOfKey(l, &in, key, keys, indices);
-  MlirValue sum =
-      coopvecNarrowTo(&in, sumOfLanes(&in, value, same), a->element);
-  coopvecBuildAtomic(&in, kind, sum, a->buffer, address);
-  // `same` is a subset of `pending`: xor clears exactly those lanes.
-  MlirValue left = coopvecBuildBinaryOp(&in, "arith.xori", pending, same);
+  if (carried)
+    cpuCarriedAdd(l, &in, carried, address,
+                  coopvecBuildSelect(&in, same, value,
+                                     zeroLanes(&in, mlirValueGetType(value))));
+  else
+    coopvecBuildAtomic(
+        &in, kind,
+        coopvecNarrowTo(&in, sumOfLanes(&in, value, same), a->element),
+        a->buffer, address);
+  // A compare of its own rather than the bits of `same`: LLVM would pack
+  // `same` to bytes for its bits and unpack it again for the select.
+  MlirValue notSame = cpuLaneBits(
+      l, &in, coopvecBuildCmpI(&in, COOPVEC_CMPI_NE, enabledKeys, keyLanes));
+  MlirValue left = coopvecBuildBinaryOp(&in, "arith.andi", pending, notSame);
   coopvecBuild0(&in, "scf.yield", 1, &left, 0, NULL);
-}
-
-/// Whether `buffer` (lowered) is an argument of @f_batched that
-/// reduce-mode=expand gives per-host-thread copies.
-static bool isExpanded(CPULowering *l, MlirValue buffer) {
-  if (!l->expandedArgs || !mlirValueIsABlockArgument(buffer) ||
-      !mlirBlockEqual(mlirBlockArgumentGetOwner(buffer), l->entryBlock))
-    return false;
-  intptr_t arg = mlirBlockArgumentGetArgNumber(buffer) - 1; // after %n
-  return arg >= 0 && arg < l->numArgs && l->expandedArgs[arg];
 }
 
 /// reduce-mode=expand into this host thread's copy: for lane < L: if
@@ -445,7 +417,8 @@ static MlirValue cpuAtomic(CoopvecPerThread *p, CoopvecBuilder *b,
   MlirValue enabled = laneMask(l, b, mask);
   if (p->reduceMode == CoopvecReduceDirect || !coopvecIsScatterAdd(a, kind))
     return directAtomic(l, b, a, kind, value, enabled);
-  if (p->reduceMode == CoopvecReduceExpand && isExpanded(l, a->buffer))
+  if (p->reduceMode == CoopvecReduceExpand &&
+      cpuIsArgumentIn(l, l->expandedArgs, a->buffer))
     addOnceOrPerLane(l, b, a, kind, value, enabled, true);
   else if (p->reduceMode == CoopvecReduceAuto)
     addOnceOrPerLane(l, b, a, kind, value, enabled, false);

@@ -203,15 +203,15 @@ static void mapArguments(CPULowering *l, MlirBlock original) {
   }
 }
 
-/// reduce-mode=expand: the arguments that get per-host-thread copies.
-static void findExpandedArgs(CPULowering *l, MlirBlock original) {
+/// reduce-mode=expand: the arguments that get per-host-thread copies;
+/// local: those whose sums run on across lane groups. Both are the
+/// arguments the function only adds into.
+static void findAddOnlyArgs(CPULowering *l, MlirBlock original) {
   l->numArgs = mlirBlockGetNumArguments(original);
-  l->expandedArgs = calloc((size_t)l->numArgs + 1, sizeof(bool));
-  if (!l->expandedArgs)
-    abort();
-  for (intptr_t i = 0; i < l->numArgs; ++i)
-    l->expandedArgs[i] =
-        coopvecArgumentIsExpandable(mlirBlockGetArgument(original, i));
+  if (l->p.reduceMode == CoopvecReduceExpand)
+    l->expandedArgs = cpuAddOnlyArguments(original);
+  else if (l->p.reduceMode == CoopvecReduceLocal)
+    l->addOnlyArgs = cpuAddOnlyArguments(original);
 }
 
 /// Adds `@f_batched = array<i64: args...>` to the module's
@@ -275,15 +275,13 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
   bool ok;
   if (!mlirOperationIsNull(refillLoop)) {
     l.entryBlock = mlirRegionGetFirstBlock(mlirOperationGetRegion(batched, 0));
-    if (l.p.reduceMode == CoopvecReduceExpand)
-      findExpandedArgs(&l, original); // before their uses move
+    findAddOnlyArgs(&l, original); // before their uses move
     ok = cpuLowerWithLaneRefill(&l, original, refillLoop,
                                 1 + mlirBlockGetNumArguments(original));
   } else {
     createLaneLoop(&l, batched, loc);
     createMask(&l);
-    if (l.p.reduceMode == CoopvecReduceExpand)
-      findExpandedArgs(&l, original); // before their uses move
+    findAddOnlyArgs(&l, original); // before their uses move
     mapArguments(&l, original);
     ok = coopvecPerThreadLowerBlock(&l.p, original);
     if (ok)
@@ -294,6 +292,7 @@ static bool lowerFunction(MlirOperation module, MlirOperation func,
   if (ok)
     recordExpandedArgs(&l, module, batched);
   free(l.expandedArgs);
+  free(l.addOnlyArgs);
   coopvecPerThreadFree(&l.p);
   coopvecPointerMapFree(&l.lastLanes);
   free(l.widened);

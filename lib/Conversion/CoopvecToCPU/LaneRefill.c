@@ -363,59 +363,143 @@ static void classify(Refill *r) {
 // Threads of the lanes: gathers, scatters, the next threads
 //===----------------------------------------------------------------------===//
 
-/// ids * size + i as vector<L x index>.
-static MlirValue elementIndices(Refill *r, CoopvecBuilder *b, MlirValue ids,
-                                int64_t size, int64_t i) {
-  MlirValue scaled = coopvecBuildBinaryOp(
-      b, "arith.muli", ids, coopvecBuildIntSplatConstant(b, r->idsType, size));
-  return i == 0 ? scaled
-                : coopvecBuildBinaryOp(
-                      b, "arith.addi", scaled,
-                      coopvecBuildIntSplatConstant(b, r->idsType, i));
+/// A stack buffer of `rows` rows of L lanes of `element`, row-major and
+/// flat (row i, lane j at i * L + j), before the lanes' loops.
+static MlirValue laneTile(Refill *r, int64_t rows, MlirType element) {
+  int64_t count = rows * r->l->lanes;
+  MlirType type =
+      mlirMemRefTypeContiguousGet(element, 1, &count, mlirAttributeGetNull());
+  return coopvecBuildAlloca(&r->p->entry, type, 64);
 }
 
-/// The vec argument `arg` (batched buffer `buffer`) of the threads `ids`
-/// in the lanes of `mask`, as SSA element values.
+static MlirValue tileRow(Refill *r, int64_t row) {
+  return coopvecPerThreadIndex(r->p, row * r->l->lanes);
+}
+
+/// a + b, a * b of index values.
+static MlirValue addIndex(CoopvecBuilder *b, MlirValue x, MlirValue y) {
+  return coopvecBuildBinaryOp(b, "arith.addi", x, y);
+}
+static MlirValue mulIndex(Refill *r, CoopvecBuilder *b, MlirValue x,
+                          int64_t y) {
+  return coopvecBuildBinaryOp(b, "arith.muli", x,
+                              coopvecPerThreadIndex(r->p, y));
+}
+
+/// A vec argument's rows for the lanes that take a thread: per lane, the
+/// thread's `size` elements from `buffer` into column `lane` of `tile`.
+typedef struct ArgumentLanes {
+  Refill *r;
+  MlirValue buffer, tile, next;
+  int64_t size;
+} ArgumentLanes;
+
+/// The lanes that take threads take next, next + 1, ... in lane order
+/// (nextThreads): lane `lane`, the rank-th of them, takes next + rank.
+static void readArgumentLane(CPULowering *l, CoopvecBuilder *b, MlirValue lane,
+                             MlirValue rank, void *userData) {
+  (void)l;
+  const ArgumentLanes *a = userData;
+  MlirValue row = mulIndex(a->r, b, addIndex(b, a->next, rank), a->size);
+  for (int64_t i = 0; i < a->size; ++i) {
+    MlirValue element = coopvecBuildMemrefLoad(
+        b, a->buffer, addIndex(b, row, coopvecPerThreadIndex(a->r->p, i)));
+    coopvecBuildMemrefStore(b, element, a->tile,
+                            addIndex(b, tileRow(a->r, i), lane));
+  }
+}
+
+/// The vec argument `arg` (batched buffer `buffer`) of the threads that the
+/// lanes of `mask` take (next, next + 1, ... in lane order), as SSA element
+/// values; other lanes hold earlier threads' values or zeros. A loop over
+/// those lanes (cpuForEachSetLane), not a masked gather per element: the
+/// lanes are few, and a gather costs a branch per lane and element.
 static void gatherArgument(Refill *r, CoopvecBuilder *b, MlirValue arg,
-                           MlirValue buffer, MlirValue ids, MlirValue mask) {
+                           MlirValue buffer, MlirValue next, MlirValue mask) {
   MlirType vecType = mlirValueGetType(arg);
   int64_t size = coopvecVecTypeGetSize(vecType);
   MlirType element = coopvecVecTypeGetElementType(vecType);
   int64_t lanes = r->l->lanes;
-  MlirType loadType = mlirVectorTypeGet(1, &lanes, element);
-  MlirValue pass = coopvecBuildFloatSplatConstant(b, loadType, 0.0);
-  MlirValue zero = coopvecPerThreadIndex(r->p, 0);
+  MlirType rowType = mlirVectorTypeGet(1, &lanes, element);
+  ArgumentLanes a = {r, buffer, laneTile(r, size, element), next, size};
+  // Zeros in the lanes no thread has reached yet (a call of fewer than L
+  // threads), not uninitialized memory.
+  MlirValue zeros = coopvecBuildFloatSplatConstant(&r->p->entry, rowType, 0.0);
+  for (int64_t i = 0; i < size; ++i) {
+    MlirValue operands[] = {zeros, a.tile, tileRow(r, i)};
+    coopvecBuild0(&r->p->entry, "vector.store", 3, operands, 0, NULL);
+  }
+  cpuForEachSetLane(r->l, b, mask, readArgumentLane, &a);
   MlirValue *elements = coopvecAllocValues(size);
   for (int64_t i = 0; i < size; ++i) {
-    MlirValue operands[] = {buffer, zero, elementIndices(r, b, ids, size, i),
-                            mask, pass};
+    MlirValue operands[] = {a.tile, tileRow(r, i)};
     elements[i] = coopvecWidenToF32(
-        b, coopvecBuild1(b, "vector.gather", 5, operands, loadType, 0, NULL));
+        b, coopvecBuild1(b, "vector.load", 2, operands, rowType, 0, NULL));
   }
   coopvecMapElements(r->p, arg, size, elements);
   free(elements);
 }
 
-/// The returned vecs of the threads `ids` in the lanes of `mask`, scattered
-/// to their rows of the outputs.
+/// The returned vecs of a group's lanes staged in tiles (one per result),
+/// and the lanes' threads in `ids`, for a loop over the finishing lanes.
+typedef struct ResultLanes {
+  Refill *r;
+  MlirValue ids;
+  intptr_t count;
+  MlirValue *tiles, *buffers;
+  int64_t *sizes;
+} ResultLanes;
+
+static void writeResultLane(CPULowering *l, CoopvecBuilder *b, MlirValue lane,
+                            MlirValue rank, void *userData) {
+  (void)l;
+  (void)rank;
+  const ResultLanes *s = userData;
+  MlirValue id = coopvecBuildMemrefLoad(b, s->ids, lane);
+  for (intptr_t k = 0; k < s->count; ++k) {
+    MlirValue row = mulIndex(s->r, b, id, s->sizes[k]);
+    for (int64_t i = 0; i < s->sizes[k]; ++i) {
+      MlirValue element = coopvecBuildMemrefLoad(
+          b, s->tiles[k], addIndex(b, tileRow(s->r, i), lane));
+      coopvecBuildMemrefStore(
+          b, element, s->buffers[k],
+          addIndex(b, row, coopvecPerThreadIndex(s->r->p, i)));
+    }
+  }
+}
+
+/// The returned vecs of the threads `ids` in the lanes of `mask`, written
+/// to their rows of the outputs: staged in tiles, then a loop over those
+/// lanes (as gatherArgument, for the same reason).
 static void scatterResults(Refill *r, CoopvecBuilder *b, MlirValue ids,
                            MlirValue mask) {
   MlirOperation ret = mlirBlockGetTerminator(r->original);
-  MlirValue zero = coopvecPerThreadIndex(r->p, 0);
-  for (intptr_t k = 0; k < mlirOperationGetNumOperands(ret); ++k) {
+  ResultLanes s = {.r = r, .count = mlirOperationGetNumOperands(ret)};
+  s.ids = laneTile(r, 1, r->p->index);
+  MlirValue idsOperands[] = {ids, s.ids, tileRow(r, 0)};
+  coopvecBuild0(b, "vector.store", 3, idsOperands, 0, NULL);
+  s.tiles = coopvecAllocValues(s.count);
+  s.buffers = coopvecAllocValues(s.count);
+  s.sizes = calloc((size_t)s.count + 1, sizeof(int64_t));
+  if (!s.sizes)
+    abort();
+  for (intptr_t k = 0; k < s.count; ++k) {
     MlirValue value = mlirOperationGetOperand(ret, k);
-    MlirValue buffer =
-        mlirBlockGetArgument(r->l->entryBlock, r->firstOutput + k);
-    int64_t size = coopvecVecSizeOf(value);
     MlirType element = coopvecVecElementOf(value);
-    for (int64_t i = 0; i < size; ++i) {
+    s.sizes[k] = coopvecVecSizeOf(value);
+    s.buffers[k] = mlirBlockGetArgument(r->l->entryBlock, r->firstOutput + k);
+    s.tiles[k] = laneTile(r, s.sizes[k], element);
+    for (int64_t i = 0; i < s.sizes[k]; ++i) {
       MlirValue lanes =
           coopvecNarrowTo(b, coopvecOperandElement(r->p, value, i), element);
-      MlirValue operands[] = {buffer, zero, elementIndices(r, b, ids, size, i),
-                              mask, lanes};
-      coopvecBuild0(b, "vector.scatter", 5, operands, 0, NULL);
+      MlirValue operands[] = {lanes, s.tiles[k], tileRow(r, i)};
+      coopvecBuild0(b, "vector.store", 3, operands, 0, NULL);
     }
   }
+  cpuForEachSetLane(r->l, b, mask, writeResultLane, &s);
+  free(s.sizes);
+  free(s.buffers);
+  free(s.tiles);
 }
 
 /// The inclusive prefix sum of the lanes of `x` (vector<L x i32>): log2(L)
@@ -576,7 +660,7 @@ static MlirOperation refillPrologue(Refill *r, Settle *t, CoopvecBuilder *b,
                            r->vecArgs[a]))
       ++index;
     gatherArgument(r, &p->body, r->vecArgs[a],
-                   mlirBlockGetArgument(r->l->entryBlock, 1 + index), newIds,
+                   mlirBlockGetArgument(r->l->entryBlock, 1 + index), t->next,
                    started);
   }
   *ok = *ok && lowerTopLevel(r, r->prologue, r->numPrologue, r->hoisted, 0);

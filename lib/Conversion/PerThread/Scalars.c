@@ -142,17 +142,20 @@ static MlirValue guardedFloatToInt(CoopvecBuilder *b, const char *name,
   MlirValue nan = coopvecBuildCmpF(b, COOPVEC_CMPF_UNO, x, x);
   MlirValue tooHigh = coopvecBuildCmpF(b, COOPVEC_CMPF_OGE, x, high);
   MlirValue tooLow = coopvecBuildCmpF(b, COOPVEC_CMPF_OLE, x, low);
-  MlirValue outside =
-      binary(b, "arith.ori", binary(b, "arith.ori", tooHigh, tooLow), nan);
-  MlirValue safe = coopvecBuildSelect(
-      b, outside, coopvecBuildFloatConstantLike(b, type, 0.0), x);
+  // Each mask only selects (no arith.ori of masks): LLVM packs the i1
+  // vector of an `or` to bytes and back on AVX2 (twice the instructions of
+  // the whole guard, docs/performance.md "Scatter-add").
+  MlirValue zero = coopvecBuildFloatConstantLike(b, type, 0.0);
+  MlirValue safe = coopvecBuildSelect(b, nan, zero, x);
+  safe = coopvecBuildSelect(b, tooHigh, zero, safe);
+  safe = coopvecBuildSelect(b, tooLow, zero, safe);
   MlirValue converted = coopvecBuildCast1(b, name, safe, resultType);
   int64_t max = isSigned ? allOnes(width - 1) : allOnes(width);
   int64_t min = isSigned ? signBit(width) : 0;
+  // NaN is neither too low nor too high: it keeps the 0 it converted to.
   MlirValue result =
       coopvecBuildSelect(b, tooLow, iconst(b, resultType, min), converted);
-  result = coopvecBuildSelect(b, tooHigh, iconst(b, resultType, max), result);
-  return coopvecBuildSelect(b, nan, iconst(b, resultType, 0), result);
+  return coopvecBuildSelect(b, tooHigh, iconst(b, resultType, max), result);
 }
 
 static bool isDivision(MlirOperation op) {
@@ -257,6 +260,13 @@ static void moveUniformOp(CoopvecPerThread *p, MlirOperation op) {
     MlirValue lowered = coopvecScalarOperand(p, operand);
     if (!mlirValueEqual(lowered, operand))
       mlirOperationSetOperand(op, i, lowered);
+  }
+  // A body built at the end of its block (lane refill's loop body) has no
+  // operation to move before: the op is appended instead.
+  if (mlirOperationIsNull(p->body.before)) {
+    mlirOperationRemoveFromParent(op);
+    mlirBlockAppendOwnedOperation(p->body.block, op);
+    return;
   }
   mlirOperationMoveBefore(op, p->body.before);
 }

@@ -3,6 +3,7 @@
 // lanes; other shapes keep the group loop. Execution:
 // test/Integration/CPU/lane-refill.mlir.
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=4 lane-refill=true})' %s | FileCheck %s --check-prefix=ON
+// RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=4 lane-refill=true})' %s | FileCheck %s --check-prefix=LANES
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=4 lane-refill=false})' %s | FileCheck %s --check-prefix=OFF
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-cpu{target-cpu=x86-64 lanes=4})' %s | FileCheck %s --check-prefix=AUTO
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(coopvec-lower-to-cpu{target-cpu=x86-64 lanes=4 lane-refill=true})' %s | FileCheck %s --check-prefix=PIPELINE
@@ -16,34 +17,64 @@
 // HELP: lane-refill=<string> (default: auto) - persistent lanes {{.*}} true {{.*}} false {{.*}} auto
 
 // The shape: the group loop is gone; the bias load is hoisted before the
-// lanes' loops; the arguments are gathered at the lanes' threads, the
-// results scattered; the next threads are a prefix count of the free lanes.
+// lanes' loops; the results of the lanes that finish are staged in tiles
+// (their threads in a memref<4xindex>) and written to their rows by a loop
+// over those lanes (the lanes' bits, cttz: LaneLoop.c); the next threads
+// are a prefix count of the free lanes, and a loop over the lanes that
+// take one reads their rows (thread next + rank) into a zeroed tile.
 // ON-LABEL: func.func @march_batched(
 // ON-SAME:      %[[N:.*]]: index, %[[X:.*]]: memref<?xf32>, %[[W:.*]]: memref<?xf32>, %[[Y:.*]]: memref<?xf32>
+// ON:         %[[IDS:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4xindex>
+// ON:         %[[OUT:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
+// ON:         %[[IN:.*]] = memref.alloca() {alignment = 64 : i64} : memref<16xf32>
+// ON:         vector.store %[[ZERO:.*]], %[[IN]][%{{.*}}] : memref<16xf32>, vector<4xf32>
 // ON:         vector.load %[[W]]
 // ON:         scf.while ({{.*}}) : (vector<4xindex>, vector<4xi1>, index,
 // ON:           scf.while ({{.*}}) : (vector<4xindex>, vector<4xi1>, vector<4xi1>, index,
 // ON:             scf.if
-// ON:               vector.scatter %[[Y]]
+// ON:               vector.store %{{.*}}, %[[IDS]][%{{.*}}] : memref<4xindex>, vector<4xindex>
+// ON:               vector.store %{{.*}}, %[[OUT]][%{{.*}}] : memref<16xf32>, vector<4xf32>
+// ON:               %[[LEAVING:.*]] = vector.bitcast %{{.*}} : vector<4xi1> to vector<1xi4>
+// ON:               scf.while
+// ON:                 arith.cmpi ne
+// ON:               } do {
+// ON:                 %[[LANE:.*]] = math.cttz %{{.*}} : i4
+// ON:                 %[[L:.*]] = arith.index_castui %[[LANE]] : i4 to index
+// ON:                 memref.load %[[IDS]][%[[L]]] : memref<4xindex>
+// ON:                 memref.load %[[OUT]]
+// ON:                 memref.store %{{.*}}, %[[Y]][%{{.*}}] : memref<?xf32>
 // ON:             vector.shuffle
-// ON:             arith.minsi {{.*}}, %[[N]] : index
+// ON:             %[[NEXT:.*]] = arith.minsi {{.*}}, %[[N]] : index
 // ON:             scf.if {{.*}} -> (
-// ON:               vector.gather %[[X]]
+// ON:               vector.bitcast %{{.*}} : vector<4xi1> to vector<1xi4>
+// ON:               scf.while
+// ON:               } do {
+// ON:               ^bb0(%[[BITS:.*]]: i4, %[[RANK:.*]]: index):
+// ON:                 math.cttz %[[BITS]] : i4
+// ON:                 arith.addi %{{.*}}, %[[RANK]] : index
+// ON:                 memref.load %[[X]]
+// ON:                 memref.store %{{.*}}, %[[IN]]
+// ON:               vector.load %[[IN]]
 // ON:             scf.condition
 // ON:           scf.condition
 // ON:         } do {
 // ON:           scf.for
 // ON:           scf.yield
 // ON:         return
+// No masked gather or scatter anywhere in the function:
+// LANES-LABEL: func.func @march_batched(
+// LANES-NOT:     vector.gather
+// LANES-NOT:     vector.scatter
+// LANES:         return
 // OFF-LABEL: func.func @march_batched(
 // OFF:         scf.for
 // OFF-NOT:     vector.shuffle {{.*}} : vector<4xi32>, vector<4xi32>
 // AUTO-LABEL: func.func @march_batched(
 // AUTO-NOT:    scf.for
-// AUTO:        vector.gather
+// AUTO:        math.cttz
 // PIPELINE-LABEL: llvm.func @march_batched(
-// PIPELINE:       llvm.intr.masked.gather
-// PIPELINE:       llvm.intr.masked.scatter
+// PIPELINE:       llvm.intr.cttz
+// PIPELINE:       llvm.intr.cttz
 func.func @march(%x: !coopvec.vec<4, f32>, %w: memref<?xf32>) -> !coopvec.vec<4, f32> {
   %c0 = arith.constant 0 : i32
   %c1 = arith.constant 1 : i32
@@ -71,9 +102,8 @@ func.func @march(%x: !coopvec.vec<4, f32>, %w: memref<?xf32>) -> !coopvec.vec<4,
 // -----
 
 // No matvec in the loop: auto keeps the group loop, true refills.
-// ON-LABEL: func.func @count_batched(
 // ON-NOT:     scf.for
-// ON:         vector.gather
+// ON:         math.cttz
 // AUTO-LABEL: func.func @count_batched(
 // AUTO:        scf.for
 // AUTO-NOT:    vector.shuffle {{.*}} : vector<4xi32>, vector<4xi32>

@@ -17,12 +17,14 @@
 // EMPTY: error: convert-coopvec-to-cpu: reduce-mode= is not a mode; use direct, local, expand or auto
 // HELP: reduce-mode=<string> (default: auto) - scatter-adds at per-thread indices {{.*}} direct {{.*}} local {{.*}} auto
 
-// direct: one atomic per active lane. local: while some lane is pending,
-// the first one (cttz of the pending lanes' bits) gives the address, the
-// pending lanes at it are summed (f32) and added once, then cleared
-// (xori). auto: one summed atomic when every enabled lane adds at lane 0's
-// address, else the direct loop. The index is a sign-extended i32, so the
-// lanes' addresses are compared and extracted as i32.
+// direct: one atomic per active lane. local: the disabled lanes' keys
+// become -1 (no enabled lane's) and the enabled lanes' bits start the
+// loop; while some bit is set, the first one (cttz) gives the address, the
+// lanes with its key are selected and added once, then their bits
+// cleared (a second compare, ne). auto: one summed atomic when every
+// enabled lane adds at lane 0's address, else the direct loop. The index
+// is a sign-extended i32, so the lanes' addresses are compared and
+// extracted as i32.
 // DIRECT-LABEL: func.func @scatter_batched(
 // DIRECT:         arith.index_cast %[[I32:.*]] : vector<4xi32> to vector<4xindex>
 // DIRECT:         scf.for %[[L:.*]] = %c0 to %c4 step %c1 iter_args(
@@ -32,28 +34,66 @@
 // DIRECT-NEXT:        memref.atomic_rmw addf %{{.*}}, %{{.*}}[%[[AT]]]
 // DIRECT-NOT:     vector.reduction <add>
 
+// %g is only added into, so local's sums run on across rounds and lane
+// groups (CarriedAdd.c): an address and a lane vector of sums in stack
+// slots, the address -1 while they hold nothing; a round at their address
+// adds its lanes into theirs (a vector add), a round elsewhere first adds
+// their lanes' sum at their address (the only atomic) and restarts them,
+// and what they hold at the end is added before the return.
 // LOCAL-LABEL: func.func @scatter_batched(
+// LOCAL:         %[[ADDR:.*]] = memref.alloca() {alignment = 64 : i64} : memref<1xindex>
+// LOCAL-NEXT:    %[[TOTAL:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4xf32>
+// LOCAL-NEXT:    %[[NONE:.*]] = arith.constant -1 : index
+// LOCAL-NEXT:    memref.store %[[NONE]], %[[ADDR]][%[[Z:.*]]] : memref<1xindex>
 // LOCAL:         arith.index_cast %[[I32:.*]] : vector<4xi32> to vector<4xindex>
-// LOCAL-NEXT:    scf.while (%[[P:.*]] = %{{.*}}) : (vector<4xi1>) -> (vector<4xi1>, i4) {
-// LOCAL-NEXT:      %[[CAST:.*]] = vector.bitcast %[[P]] : vector<4xi1> to vector<1xi4>
-// LOCAL-NEXT:      %[[BITS:.*]] = vector.extract %[[CAST]][0] : i4 from vector<1xi4>
-// LOCAL:           %[[SOME:.*]] = arith.cmpi ne, %[[BITS]], %{{.*}} : i4
-// LOCAL-NEXT:      scf.condition(%[[SOME]]) %[[P]], %[[BITS]] : vector<4xi1>, i4
+// LOCAL-NEXT:    %[[M1:.*]] = arith.constant dense<-1> : vector<4xi32>
+// LOCAL-NEXT:    %[[KEYS:.*]] = arith.select %[[EN:.*]], %[[I32]], %[[M1]] : vector<4xi1>, vector<4xi32>
+// LOCAL-NEXT:    %[[CAST:.*]] = vector.bitcast %[[EN]] : vector<4xi1> to vector<1xi4>
+// LOCAL-NEXT:    %[[BITS:.*]] = vector.extract %[[CAST]][0] : i4 from vector<1xi4>
+// LOCAL-NEXT:    scf.while (%[[P:.*]] = %[[BITS]]) : (i4) -> i4 {
+// LOCAL:           %[[SOME:.*]] = arith.cmpi ne, %[[P]], %{{.*}} : i4
+// LOCAL-NEXT:      scf.condition(%[[SOME]]) %[[P]] : i4
 // LOCAL-NEXT:    } do {
-// LOCAL-NEXT:    ^bb0(%[[Q:.*]]: vector<4xi1>, %[[QBITS:.*]]: i4):
-// LOCAL-NEXT:      %[[FIRST:.*]] = math.cttz %[[QBITS]] : i4
+// LOCAL-NEXT:    ^bb0(%[[Q:.*]]: i4):
+// LOCAL-NEXT:      %[[FIRST:.*]] = math.cttz %[[Q]] : i4
 // LOCAL-NEXT:      %[[L:.*]] = arith.index_castui %[[FIRST]] : i4 to index
-// LOCAL-NEXT:      %[[K:.*]] = vector.extract %[[I32]][%[[L]]] : i32 from vector<4xi32>
+// LOCAL-NEXT:      %[[K:.*]] = vector.extract %[[KEYS]][%[[L]]] : i32 from vector<4xi32>
 // LOCAL-NEXT:      %[[B:.*]] = vector.broadcast %[[K]] : i32 to vector<4xi32>
-// LOCAL-NEXT:      %[[EQ:.*]] = arith.cmpi eq, %[[I32]], %[[B]] : vector<4xi32>
-// LOCAL-NEXT:      %[[SAME:.*]] = arith.andi %[[Q]], %[[EQ]] : vector<4xi1>
+// LOCAL-NEXT:      %[[SAME:.*]] = arith.cmpi eq, %[[KEYS]], %[[B]] : vector<4xi32>
 // LOCAL-NEXT:      %[[AT:.*]] = arith.index_cast %[[K]] : i32 to index
 // LOCAL:           %[[SEL:.*]] = arith.select %[[SAME]], %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xf32>
-// LOCAL-NEXT:      %[[SUM:.*]] = vector.reduction <add>, %[[SEL]] fastmath<reassoc> : vector<4xf32> into f32
-// LOCAL-NEXT:      memref.atomic_rmw addf %[[SUM]], %{{.*}}[%[[AT]]]
-// LOCAL-NEXT:      %[[LEFT:.*]] = arith.xori %[[Q]], %[[SAME]] : vector<4xi1>
-// LOCAL-NEXT:      scf.yield %[[LEFT]] : vector<4xi1>
+// LOCAL-NEXT:      %[[HELD:.*]] = memref.load %[[ADDR]][%[[Z]]] : memref<1xindex>
+// LOCAL-NEXT:      %[[HERE:.*]] = arith.cmpi eq, %[[AT]], %[[HELD]] : index
+// LOCAL-NEXT:      scf.if %[[HERE]] {
+// LOCAL-NEXT:        %[[OLD:.*]] = vector.load %[[TOTAL]][%[[Z]]] : memref<4xf32>, vector<4xf32>
+// LOCAL-NEXT:        %[[NEW:.*]] = arith.addf %[[OLD]], %[[SEL]] : vector<4xf32>
+// LOCAL-NEXT:        vector.store %[[NEW]], %[[TOTAL]][%[[Z]]] : memref<4xf32>, vector<4xf32>
+// LOCAL-NEXT:      } else {
+// LOCAL-NEXT:        %[[HOLDS:.*]] = arith.cmpi ne, %[[HELD]], %[[NONE]] : index
+// LOCAL-NEXT:        scf.if %[[HOLDS]] {
+// LOCAL-NEXT:          %[[PREV:.*]] = vector.load %[[TOTAL]][%[[Z]]] : memref<4xf32>, vector<4xf32>
+// LOCAL-NEXT:          %[[PSUM:.*]] = vector.reduction <add>, %[[PREV]] fastmath<reassoc> : vector<4xf32> into f32
+// LOCAL-NEXT:          memref.atomic_rmw addf %[[PSUM]], %arg2[%[[HELD]]]
+// LOCAL-NEXT:        }
+// LOCAL-NEXT:        memref.store %[[AT]], %[[ADDR]][%[[Z]]] : memref<1xindex>
+// LOCAL-NEXT:        vector.store %[[SEL]], %[[TOTAL]][%[[Z]]] : memref<4xf32>, vector<4xf32>
+// LOCAL-NEXT:      }
+// LOCAL-NEXT:      %[[OTHER:.*]] = arith.cmpi ne, %[[KEYS]], %[[B]] : vector<4xi32>
+// LOCAL-NEXT:      %[[OCAST:.*]] = vector.bitcast %[[OTHER]] : vector<4xi1> to vector<1xi4>
+// LOCAL-NEXT:      %[[OBITS:.*]] = vector.extract %[[OCAST]][0] : i4 from vector<1xi4>
+// LOCAL-NEXT:      %[[LEFT:.*]] = arith.andi %[[Q]], %[[OBITS]] : i4
+// LOCAL-NEXT:      scf.yield %[[LEFT]] : i4
 // LOCAL-NEXT:    }
+// LOCAL-NOT:     memref.atomic_rmw
+// LOCAL:       }
+// LOCAL-NEXT:  %[[LAST:.*]] = memref.load %[[ADDR]][%[[Z]]] : memref<1xindex>
+// LOCAL-NEXT:  %[[HOLDS2:.*]] = arith.cmpi ne, %[[LAST]], %[[NONE]] : index
+// LOCAL-NEXT:  scf.if %[[HOLDS2]] {
+// LOCAL-NEXT:    %[[REST:.*]] = vector.load %[[TOTAL]][%[[Z]]] : memref<4xf32>, vector<4xf32>
+// LOCAL-NEXT:    %[[RSUM:.*]] = vector.reduction <add>, %[[REST]] fastmath<reassoc> : vector<4xf32> into f32
+// LOCAL-NEXT:    memref.atomic_rmw addf %[[RSUM]], %arg2[%[[LAST]]]
+// LOCAL-NEXT:  }
+// LOCAL-NEXT:  return
 
 // AUTO: module attributes {coopvec.expanded_args = {scatter.expand_batched = array<i64: 1>}}
 // AUTO-LABEL: func.func @scatter_batched(
@@ -157,9 +197,16 @@ func.func @used(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>, %m: memref<?xi32>) 
 // -----
 
 // A buffer that is also read is not expanded (each host thread's copy
-// would hold part of the sum): its scatter-add is local.
+// would hold part of the sum): its scatter-add is local. Nor do local's
+// sums run on across groups there (the load would see them missing): one
+// atomic per round.
 // DIRECT-LABEL: func.func @read_batched(
 // LOCAL-LABEL: func.func @read_batched(
+// LOCAL-NOT:     memref<1xindex>
+// LOCAL:         vector.reduction <add>
+// LOCAL-NEXT:    memref.atomic_rmw addf
+// LOCAL-NOT:     memref<1xindex>
+// LOCAL:         return
 // AUTO-LABEL: func.func @read_batched(
 // EXPAND-NOT: coopvec.expanded_args
 // EXPAND-LABEL: func.func @read_batched(

@@ -82,3 +82,58 @@ func.func @trips(%x: !coopvec.vec<8, f32>, %w: memref<?xf32>, %g: memref<24xf32>
   %hx = "coopvec.add"(%r#1, %x) : (!coopvec.vec<8, f32>, !coopvec.vec<8, f32>) -> !coopvec.vec<8, f32>
   return %hx, %out : !coopvec.vec<8, f32>, !coopvec.vec<2, f32>
 }
+
+// @mixed: two vec arguments (f16 and f32) and two results (f16 and f32),
+// each moved by its own tile of the lanes' loops (LaneLoop.c): f16
+// elements are read and written as f16, the lanes' bits are i4 .. i64
+// (lanes=4 .. 64), and a constant inside the loop body is a uniform op
+// the refilled body moves to its end (this crashed once).
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=mixed --batch=7 --random --seed=321 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true lanes=4})' | FileCheck %s --check-prefix=MIXED %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=mixed --batch=1 --random --seed=322 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=MIXED %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=mixed --batch=1029 --threads=2 --random --seed=323 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true})' | FileCheck %s --check-prefix=MIXED %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %s --entry=mixed --batch=4099 --random --seed=324 --check --pipeline='builtin.module(coopvec-lower-to-cpu{lane-refill=true lanes=64})' | FileCheck %s --check-prefix=MIXED %}
+// RUN: coopvec-run %s --entry=mixed --batch=31 --random --seed=325 --check | FileCheck %s --check-prefix=MIXED
+// MIXED:      result 0: max abs error {{.*}}: PASS
+// MIXED-NEXT: result 1: max abs error {{.*}}: PASS
+// MIXED-NEXT: {{^PASS$}}
+
+// f32: a 4x4 row-major matrix at element 0 of %w, its bias at element 16.
+func.func @mixed(%a: !coopvec.vec<3, f16>, %b: !coopvec.vec<2, f32>, %w: memref<?xf32>) -> (!coopvec.vec<2, f16>, !coopvec.vec<1, f32>) {
+  %c16 = arith.constant 16 : index
+  %c0i = arith.constant 0 : i32
+  %c1i = arith.constant 1 : i32
+  %one = arith.constant 1.0 : f32
+  %k = arith.constant 9.5 : f32
+  %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<4, 4, f32, "row_major">
+  %bias = "coopvec.load"(%w, %c16) : (memref<?xf32>, index) -> !coopvec.vec<4, f32>
+  %ea:3 = "coopvec.unpack"(%a) : (!coopvec.vec<3, f16>) -> (f16, f16, f16)
+  %eb:2 = "coopvec.unpack"(%b) : (!coopvec.vec<2, f32>) -> (f32, f32)
+  // n = floor((b0 + 1) * 9.5): 0 .. 18.
+  %b0p = arith.addf %eb#0, %one : f32
+  %nf = arith.mulf %b0p, %k : f32
+  %n = arith.fptosi %nf : f32 to i32
+  %a0 = arith.extf %ea#0 : f16 to f32
+  %a1 = arith.extf %ea#1 : f16 to f32
+  %a2 = arith.extf %ea#2 : f16 to f32
+  %h0 = "coopvec.from_elements"(%a0, %a1, %a2, %eb#1) : (f32, f32, f32, f32) -> !coopvec.vec<4, f32>
+  %r:2 = scf.while (%i = %c0i, %h = %h0) : (i32, !coopvec.vec<4, f32>) -> (i32, !coopvec.vec<4, f32>) {
+    %more = arith.cmpi slt, %i, %n : i32
+    scf.condition(%more) %i, %h : i32, !coopvec.vec<4, f32>
+  } do {
+  ^bb0(%i: i32, %h: !coopvec.vec<4, f32>):
+    %quarter = arith.constant 0.25 : f32
+    %hq = "coopvec.mul"(%h, %quarter) : (!coopvec.vec<4, f32>, f32) -> !coopvec.vec<4, f32>
+    %y = "coopvec.matvec"(%A, %hq, %bias) : (!coopvec.matrix<4, 4, f32, "row_major">, !coopvec.vec<4, f32>, !coopvec.vec<4, f32>) -> !coopvec.vec<4, f32>
+    %t = "coopvec.tanh"(%y) : (!coopvec.vec<4, f32>) -> !coopvec.vec<4, f32>
+    %i2 = arith.addi %i, %c1i : i32
+    scf.yield %i2, %t : i32, !coopvec.vec<4, f32>
+  }
+  %e:4 = "coopvec.unpack"(%r#1) : (!coopvec.vec<4, f32>) -> (f32, f32, f32, f32)
+  %o0 = arith.truncf %e#0 : f32 to f16
+  %o1 = arith.truncf %e#3 : f32 to f16
+  %out16 = "coopvec.from_elements"(%o0, %o1) : (f16, f16) -> !coopvec.vec<2, f16>
+  %steps = arith.sitofp %r#0 : i32 to f32
+  %s = arith.addf %steps, %e#1 : f32
+  %out32 = "coopvec.from_elements"(%s) : (f32) -> !coopvec.vec<1, f32>
+  return %out16, %out32 : !coopvec.vec<2, f16>, !coopvec.vec<1, f32>
+}

@@ -41,6 +41,15 @@
 // The integer bins are exact: equal to direct's on one thread.
 // RUN: %if !coopvec-run-target %{ grep -A1 'argument 5' %t/expand3.txt > %t/expand3-count.txt %}
 // RUN: %if !coopvec-run-target %{ grep -A1 'argument 5' %t/direct1.txt | diff - %t/expand3-count.txt %}
+// local on 2 and 5 host threads: each host thread's call carries its sums
+// into %one, %few, %many, %count and the shadow of %half (only added into)
+// across its lane groups and adds what it holds at the end of the call
+// (CarriedAdd.c); the threads' last adds race only as atomics. The
+// integer bins equal direct's on the same inputs (seed 305, above).
+// RUN: %if !coopvec-run-target %{ coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=308 --check --reduce-mode=local --threads=2 | FileCheck %s --check-prefix=SCATTER %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %t/scatter.mlir --entry=scatter --batch=1029 --random --seed=309 --check --reduce-mode=local --threads=5 --lanes=4 | FileCheck %s --check-prefix=SCATTER %}
+// RUN: %if !coopvec-run-target %{ coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=305 --print --reduce-mode=local --threads=2 > %t/local2.txt %}
+// RUN: %if !coopvec-run-target %{ grep -A1 'argument 5' %t/local2.txt | diff - %t/expand3-count.txt %}
 // auto runs @"scatter.expand_batched" (copies of the f32 / i32 buffers)
 // while the copies take at most 8 MiB, else @scatter_batched (atomics):
 // %g of 3,000,000 f32 (12 MB per copy) takes the atomic code on 2 and 3
@@ -76,10 +85,12 @@
 // DIVERGENT-NEXT: argument 3 (written): max abs error {{.*}}: PASS
 // DIVERGENT-NEXT: {{^PASS$}}
 
-// Sums in double (NumPy), for the modes that reassociate most (local;
-// expand on 3 host threads).
+// Sums in double (NumPy), for the modes that reassociate most (local on 1
+// and 3 host threads; expand on 3 host threads).
 // RUN: %if python-numpy %{ coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=321 --save-inputs=%t/in_ --out=%t/out --reduce-mode=local %}
 // RUN: %if python-numpy %{ %python %S/Inputs/scatter-sums.py %t/in_ %t/out | FileCheck %s --check-prefix=DOUBLE %}
+// RUN: %if python-numpy && !coopvec-run-target %{ coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=323 --save-inputs=%t/lin_ --out=%t/lout --reduce-mode=local --threads=3 %}
+// RUN: %if python-numpy && !coopvec-run-target %{ %python %S/Inputs/scatter-sums.py %t/lin_ %t/lout | FileCheck %s --check-prefix=DOUBLE %}
 // RUN: %if python-numpy && !coopvec-run-target %{ coopvec-run %t/scatter.mlir --entry=scatter --batch=4099 --random --seed=322 --save-inputs=%t/ein_ --out=%t/eout --reduce-mode=expand --threads=3 %}
 // RUN: %if python-numpy && !coopvec-run-target %{ %python %S/Inputs/scatter-sums.py %t/ein_ %t/eout | FileCheck %s --check-prefix=DOUBLE %}
 // DOUBLE:      argument 1: 4099 adds, PASS
