@@ -121,6 +121,10 @@ typedef void (*CPULaneBody)(CPULowering *l, CoopvecBuilder *b, MlirValue lane,
 void cpuForEachSetLane(CPULowering *l, CoopvecBuilder *b, MlirValue mask,
                        CPULaneBody body, void *userData);
 
+/// The sum of the lanes of `lanes` (a lane vector of floats, summed with
+/// reassociation, or of integers) at `b` (CPUMemory.c).
+MlirValue cpuSumLanes(CoopvecBuilder *b, MlirValue lanes);
+
 /// reduce-mode=local's running sum of one scatter-add op at one address,
 /// carried across the op's rounds and lane groups in two stack slots of
 /// the call (CarriedAdd.c).

@@ -261,18 +261,22 @@ static MlirValue directAtomic(CPULowering *l, CoopvecBuilder *b,
   return mlirOperationGetResult(loop.op, 0);
 }
 
+MlirValue cpuSumLanes(CoopvecBuilder *b, MlirValue lanes) {
+  MlirType element = mlirShapedTypeGetElementType(mlirValueGetType(lanes));
+  return mlirTypeIsAFloat(element)
+             ? coopvecBuildReduceAdd(b, lanes)
+             : reduce(b, "#vector.kind<add>", lanes, element);
+}
+
 /// The sum of the lanes of `value` where `lanes` is set: floats in f32
 /// (f16 values are exact in f32, so the sum rounds to f16 once, at the
 /// atomic), integers in their type.
 static MlirValue sumOfLanes(CoopvecBuilder *b, MlirValue value,
                             MlirValue lanes) {
-  MlirType type = mlirValueGetType(value);
-  if (!mlirTypeIsAFloat(mlirShapedTypeGetElementType(type)))
-    return reduce(b, "#vector.kind<add>",
-                  coopvecBuildSelect(b, lanes, value, zeroLanes(b, type)),
-                  mlirShapedTypeGetElementType(type));
-  MlirValue wide = coopvecWidenToF32(b, value);
-  return coopvecBuildReduceAdd(
+  bool isFloat =
+      mlirTypeIsAFloat(mlirShapedTypeGetElementType(mlirValueGetType(value)));
+  MlirValue wide = isFloat ? coopvecWidenToF32(b, value) : value;
+  return cpuSumLanes(
       b,
       coopvecBuildSelect(b, lanes, wide, zeroLanes(b, mlirValueGetType(wide))));
 }
@@ -295,8 +299,9 @@ static MlirValue lanesAt(CoopvecBuilder *b, MlirValue indices,
 /// addresses cost L atomics, as direct does, plus a compare and a
 /// reduction each. The pending lanes are the bits of an L-bit integer
 /// (the first is its cttz, a round clears the bits of the lanes at its
-/// address), and the disabled lanes' values are zeroed before the loop:
-/// no vector of i1 lives across the loop's blocks, where LLVM keeps it as
+/// address), and the disabled lanes' keys are -1 before the loop, so a
+/// round's lanes are a compare of keys alone: no vector of i1 lives across
+/// the loop's blocks, where LLVM keeps it as
 /// bytes on AVX2 and repacks it at every use (docs/performance.md,
 /// "Scatter-add"). Measured against a loop over all L lanes, each tested,
 /// and an scf.while over the smallest pending address (a minui reduction

@@ -73,19 +73,8 @@ static void flush(CPULowering *l, CoopvecBuilder *b, const CPUCarriedAdd *c,
   CoopvecIf held = coopvecBuildIf(
       b, coopvecBuildCmpI(b, COOPVEC_CMPI_NE, address, noAddress(l)));
   CoopvecBuilder *in = &held.then;
-  MlirValue lanes = loadSums(l, in, c);
-  MlirType element = mlirShapedTypeGetElementType(c->lanesType);
-  MlirValue sum;
-  if (mlirTypeIsAFloat(element)) {
-    sum = coopvecBuildReduceAdd(in, lanes);
-  } else {
-    MlirNamedAttribute kind = coopvecNamedAttr(
-        l->p.ctx, "kind",
-        mlirAttributeParseGet(
-            l->p.ctx, mlirStringRefCreateFromCString("#vector.kind<add>")));
-    sum = coopvecBuild1(in, "vector.reduction", 1, &lanes, element, 1, &kind);
-  }
-  coopvecBuildAtomic(in, c->kind, sum, c->buffer, address);
+  coopvecBuildAtomic(in, c->kind, cpuSumLanes(in, loadSums(l, in, c)),
+                     c->buffer, address);
   coopvecFinishIf(&held);
 }
 

@@ -261,14 +261,10 @@ static void moveUniformOp(CoopvecPerThread *p, MlirOperation op) {
     if (!mlirValueEqual(lowered, operand))
       mlirOperationSetOperand(op, i, lowered);
   }
-  // A body built at the end of its block (lane refill's loop body) has no
-  // operation to move before: the op is appended instead.
-  if (mlirOperationIsNull(p->body.before)) {
-    mlirOperationRemoveFromParent(op);
-    mlirBlockAppendOwnedOperation(p->body.block, op);
-    return;
-  }
-  mlirOperationMoveBefore(op, p->body.before);
+  // Where the body inserts: before an op, or at the end of its block (lane
+  // refill's loop body, which has no op to move before).
+  mlirOperationRemoveFromParent(op);
+  coopvecInsertAt(&p->body, op);
 }
 
 bool coopvecLowerScalarOp(CoopvecPerThread *p, MlirOperation op) {
