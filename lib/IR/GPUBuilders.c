@@ -39,6 +39,12 @@ void coopvecBuildBarrier(CoopvecBuilder *b) {
   coopvecBuild0(b, "gpu.barrier", 0, NULL, 0, NULL);
 }
 
+void coopvecBuildSubgroupBarrier(CoopvecBuilder *b) {
+  MlirNamedAttribute subgroup = coopvecNamedAttr(
+      b->context, COOPVEC_SUBGROUP_BARRIER_ATTR, mlirUnitAttrGet(b->context));
+  coopvecBuild0(b, "gpu.barrier", 0, NULL, 1, &subgroup);
+}
+
 MlirValue coopvecBuildSubgroupReduce(CoopvecBuilder *b, const char *op,
                                      MlirValue value) {
   MlirContext ctx = b->context;

@@ -19,6 +19,14 @@ MlirValue coopvecBuildThreadIdX(CoopvecBuilder *b);
 MlirValue coopvecBuildBlockIdX(CoopvecBuilder *b);
 /// `gpu.barrier`: every thread of the workgroup, and its workgroup memory.
 void coopvecBuildBarrier(CoopvecBuilder *b);
+/// A unit attribute on a `gpu.barrier` that only the threads of each
+/// subgroup need among themselves (their workgroup memory accesses
+/// ordered): a target whose subgroups are its hardware's may synchronize
+/// just those (coopvec-prepare-nvvm: `nvvm.bar.warp.sync`); any other
+/// keeps the workgroup barrier, which orders at least as much.
+#define COOPVEC_SUBGROUP_BARRIER_ATTR "coopvec.subgroup_barrier"
+/// `gpu.barrier {coopvec.subgroup_barrier}`.
+void coopvecBuildSubgroupBarrier(CoopvecBuilder *b);
 /// `gpu.subgroup_reduce add %value uniform`: the sum over the subgroup,
 /// in every lane (all lanes take part).
 MlirValue coopvecBuildSubgroupReduceAdd(CoopvecBuilder *b, MlirValue value);

@@ -83,6 +83,20 @@ void gpuPlanFree(GPUPlan *plan);
 /// Tensor-core tiles: 16 x 16 outputs; k is 16 for f16 and 8 for tf32.
 enum { GPU_MMA_TILE = 16 };
 int64_t gpuMMAKStep(GPUSchedule schedule);
+/// Bytes of one element of a staged input tile: 2 (f16) or 4 (tf32).
+int64_t gpuStagingElementBytes(GPUSchedule schedule);
+/// Threads move their rows of the staged tiles in 16-byte vectors, and
+/// every row is 16 bytes longer than its data (a skew, as tiny-cuda-nn's
+/// SKEW): a 16-byte access is served in phases of 8 threads, and rows
+/// whose stride is 16 modulo 128 bytes put those 8 threads on 8
+/// different groups of 4 banks. Unskewed rows of 64 f16 (128 bytes) put
+/// all 32 threads of a warp on one bank. The skew keeps every row and
+/// every tensor-core tile 32-byte aligned (wmma's rule).
+enum { GPU_STAGING_CHUNK_BYTES = 16, GPU_STAGING_SKEW_BYTES = 16 };
+/// The element stride of a staged input row of `paddedInputs` elements.
+int64_t gpuStagedRowStride(GPUSchedule schedule, int64_t paddedInputs);
+/// The f32 stride of a row of the result tiles: 16 + the skew.
+enum { GPU_OUTPUT_ROW_STRIDE = GPU_MMA_TILE + GPU_STAGING_SKEW_BYTES / 4 };
 int64_t gpuRoundUp(int64_t value, int64_t multiple);
 
 typedef struct GPULowering {
@@ -125,6 +139,14 @@ extern const CoopvecMemoryHooks gpuMemoryHooks;
 MlirValue gpuAllocTile(CoopvecPerThread *p, int64_t rows);
 MlirValue gpuLoadRow(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue tile,
                      MlirValue row);
+/// vector.load / vector.store of a 16-byte `vectorType` at element `index`
+/// of a workgroup buffer, declared 16-byte aligned (the index must be a
+/// multiple of the vector's length) so that NVVM moves it in one access;
+/// coopvec-prepare-spirv splits it into elements.
+MlirValue gpuBuildAlignedVectorLoad(CoopvecBuilder *b, MlirType vectorType,
+                                    MlirValue buffer, MlirValue index);
+void gpuBuildAlignedVectorStore(CoopvecBuilder *b, MlirValue vector,
+                                MlirValue buffer, MlirValue index);
 void gpuStoreRow(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue tile,
                  MlirValue row, MlirValue value);
 

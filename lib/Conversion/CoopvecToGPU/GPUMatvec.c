@@ -6,7 +6,8 @@
 // and Mp = M rounded up to 16:
 //
 //   X[t, :] = x (padded with +0.0)        every thread its row of the
-//                                          subgroup's tile in workgroup memory
+//                                          subgroup's tile in workgroup
+//                                          memory, in 16-byte vectors
 //   for each 16-column output tile n:     (unrolled: Mp / 16 tiles)
 //     barrier
 //     B[k, j] = W(16n + j, k)              all threads of the workgroup copy
@@ -16,8 +17,14 @@
 //     for each 16-row tile m of X:         (S / 16 tiles)
 //       C = -0.0; for k: C += X[m, k] B[k]   gpu.subgroup_mma_*, f32 C
 //       Y[m] = C
-//     barrier
-//     y_{16n + j} = Y[t, j] (+ b_{16n+j})  every thread reads its row
+//     subgroup barrier                     (Y[m] is the subgroup's own rows)
+//     y_{16n + j} = Y[t, j] (+ b_{16n+j})  every thread reads its row, in
+//                                          16-byte vectors
+//
+// The rows of X and Y are 16 bytes longer than their data (GPU.h,
+// GPU_STAGING_SKEW_BYTES): with rows of 2^n bytes, the 32 threads of a
+// warp writing or reading their rows all hit one bank of workgroup memory
+// (a 32-way conflict per access).
 //
 // Padding contributes (+0.0) * (-0.0) = -0.0, the additive identity, so
 // padded sums equal unpadded ones; padded output columns are dropped.
@@ -52,8 +59,9 @@ typedef struct Matvec {
   /// W(o, k) is at view->base + o * outputStride + k * inputStride.
   int64_t outputStride, inputStride;
   GPUSchedule schedule;
-  /// Tensor cores: the padded input count and the staging buffers.
-  int64_t paddedInputs;
+  /// Tensor cores: the padded input count, the element stride of the
+  /// staged input rows, and the staging buffers.
+  int64_t paddedInputs, rowStride;
   MlirValue inputBuffer, weightBuffer;
   /// The result: its tile, or its SSA values.
   MlirValue tile;
@@ -101,32 +109,88 @@ static void setOutput(GPULowering *l, Matvec *m, int64_t o, MlirValue value) {
 // Tensor cores
 //===----------------------------------------------------------------------===//
 
-typedef struct InputRow {
-  MlirValue buffer, start;
-  MlirType type; // f16, or f32 for tf32
-} InputRow;
+/// One 16-byte chunk of the staging type: `width` elements.
+static MlirType chunkType(const Matvec *m) {
+  MlirType element =
+      mlirShapedTypeGetElementType(mlirValueGetType(m->inputBuffer));
+  int64_t width = GPU_STAGING_CHUNK_BYTES / gpuStagingElementBytes(m->schedule);
+  return mlirVectorTypeGet(1, &width, element);
+}
 
-static void stageInputElement(GPULowering *l, CoopvecBuilder *b,
-                              MlirValue element, MlirValue index, void *state) {
-  (void)l;
-  const InputRow *row = state;
-  coopvecBuildMemrefStore(b, coopvecNarrowTo(b, element, row->type),
-                          row->buffer, addIndex(b, row->start, index));
+/// Stores `elements` (of the staging type) as one aligned 16-byte vector
+/// at element `at` of `buffer`.
+static void storeChunk(CoopvecBuilder *b, MlirType chunk,
+                       const MlirValue *elements, MlirValue buffer,
+                       MlirValue at) {
+  intptr_t width = mlirShapedTypeGetDimSize(chunk, 0);
+  MlirValue vector =
+      coopvecBuild1(b, "vector.from_elements", width, elements, chunk, 0, NULL);
+  gpuBuildAlignedVectorStore(b, vector, buffer, at);
+}
+
+/// Chunk `chunk` (a constant) of this thread's staged row: the input's
+/// elements, +0.0 past its end.
+static void stagePaddedChunk(GPULowering *l, const Matvec *m, MlirType type,
+                             MlirValue rowStart, int64_t chunk,
+                             MlirValue zero) {
+  CoopvecBuilder *b = &l->p.body;
+  int64_t width = mlirShapedTypeGetDimSize(type, 0);
+  MlirType element = mlirShapedTypeGetElementType(type);
+  MlirValue elements[GPU_STAGING_CHUNK_BYTES / 2];
+  for (int64_t i = 0; i < width; ++i) {
+    int64_t k = chunk * width + i;
+    elements[i] =
+        k < m->numInputs
+            ? coopvecNarrowTo(b, coopvecOperandElement(&l->p, m->input, k),
+                              element)
+            : zero;
+  }
+  storeChunk(b, type, elements, m->inputBuffer,
+             gpuAddIndex(l, b, rowStart, chunk * width));
+}
+
+/// A tiled input's whole chunks, by a loop over them.
+static int64_t stageTiledChunks(GPULowering *l, const Matvec *m, MlirType type,
+                                MlirValue rowStart) {
+  int64_t width = mlirShapedTypeGetDimSize(type, 0);
+  int64_t whole = m->numInputs / width;
+  CoopvecLoop loop = coopvecBuildFor(&l->p.body, indexConstant(l, 0),
+                                     indexConstant(l, whole * width),
+                                     indexConstant(l, width), 0, NULL);
+  CoopvecBuilder *b = &loop.body;
+  MlirType element = mlirShapedTypeGetElementType(type);
+  MlirValue elements[GPU_STAGING_CHUNK_BYTES / 2];
+  for (int64_t i = 0; i < width; ++i)
+    elements[i] = coopvecNarrowTo(
+        b,
+        coopvecOperandRow(&l->p, b, m->input,
+                          gpuAddIndex(l, b, loop.inductionVar, i)),
+        element);
+  storeChunk(b, type, elements, m->inputBuffer,
+             addIndex(b, rowStart, loop.inductionVar));
+  coopvecFinishFor(&loop, 0, NULL);
+  return whole;
 }
 
 /// Every thread writes its input (rounded to the staging type) and the
-/// +0.0 padding to its row of the subgroup's tile.
+/// +0.0 padding to its row of the block's tile, in 16-byte vectors: with
+/// rows GPU_STAGING_SKEW_BYTES longer than the data, the 8 threads of a
+/// 16-byte access phase hit 8 different groups of 4 banks (row stride
+/// 16 mod 128 bytes apart), so the stores are free of bank conflicts.
 static void stageInputRow(GPULowering *l, const Matvec *m) {
-  CoopvecBuilder *b = &l->p.body;
-  MlirType type =
-      mlirShapedTypeGetElementType(mlirValueGetType(m->inputBuffer));
-  InputRow row = {m->inputBuffer,
-                  mulIndex(l, b, l->threadInBlock, m->paddedInputs), type};
-  gpuForEachElement(l, b, m->input, stageInputElement, &row);
-  MlirValue zero = coopvecBuildFloatConstant(b, type, 0.0);
-  for (int64_t k = m->numInputs; k < m->paddedInputs; ++k)
-    coopvecBuildMemrefStore(b, zero, m->inputBuffer,
-                            addIndex(b, row.start, indexConstant(l, k)));
+  MlirType type = chunkType(m);
+  int64_t width = mlirShapedTypeGetDimSize(type, 0);
+  MlirValue rowStart = mulIndex(l, &l->p.body, l->threadInBlock, m->rowStride);
+  const CoopvecElements *input = coopvecLookupElements(&l->p, m->input);
+  int64_t first = 0;
+  if (input && !mlirValueIsNull(input->tile)) {
+    coopvecPrepareForLoop(&l->p, m->input);
+    first = stageTiledChunks(l, m, type, rowStart);
+  }
+  MlirValue zero = coopvecBuildFloatConstant(
+      &l->p.body, mlirShapedTypeGetElementType(type), 0.0);
+  for (int64_t chunk = first; chunk < m->paddedInputs / width; ++chunk)
+    stagePaddedChunk(l, m, type, rowStart, chunk, zero);
 }
 
 /// Splits the slice index `i` into (k, j) so that consecutive threads read
@@ -160,19 +224,38 @@ static MlirValue paddedWeight(GPULowering *l, CoopvecBuilder *b,
       coopvecBuildFloatConstant(b, mlirValueGetType(weight), -0.0));
 }
 
-/// The workgroup copies the Kp x 16 slice B[k, j] = W(16 tile + j, k),
-/// row-major, each thread every blockSize-th element.
-static void stageWeightSlice(GPULowering *l, const Matvec *m, int64_t tile) {
-  int64_t count = m->paddedInputs * GPU_MMA_TILE;
-  CoopvecLoop loop =
-      coopvecBuildFor(&l->p.body, l->threadInBlock, indexConstant(l, count),
-                      indexConstant(l, l->config->blockSize), 0, NULL);
-  CoopvecBuilder *b = &loop.body;
+/// Copies element `i` of the slice: B[k, j] = W(16 tile + j, k).
+static void copySliceElement(GPULowering *l, CoopvecBuilder *b, const Matvec *m,
+                             int64_t tile, MlirValue i) {
   MlirValue k, j;
-  sliceCoordinates(l, b, m, loop.inductionVar, &k, &j);
+  sliceCoordinates(l, b, m, i, &k, &j);
   MlirValue o = gpuAddIndex(l, b, j, tile * GPU_MMA_TILE);
   MlirValue at = addIndex(b, mulIndex(l, b, k, GPU_MMA_TILE), j);
   coopvecBuildMemrefStore(b, paddedWeight(l, b, m, o, k), m->weightBuffer, at);
+}
+
+/// Unrolled copies per thread at most: enough loads in flight to hide the
+/// latency of global memory, without growing the kernel beyond a slice.
+enum { MAX_UNROLLED_COPIES = 16 };
+
+/// The workgroup copies the Kp x 16 slice B[k, j] = W(16 tile + j, k),
+/// row-major, each thread every blockSize-th element: unrolled when every
+/// thread copies the same few elements, so that their loads are issued
+/// together rather than one round trip per loop iteration.
+static void stageWeightSlice(GPULowering *l, const Matvec *m, int64_t tile) {
+  int64_t count = m->paddedInputs * GPU_MMA_TILE;
+  int64_t blockSize = l->config->blockSize;
+  CoopvecBuilder *b = &l->p.body;
+  if (count % blockSize == 0 && count / blockSize <= MAX_UNROLLED_COPIES) {
+    for (int64_t first = 0; first < count; first += blockSize)
+      copySliceElement(l, b, m, tile,
+                       gpuAddIndex(l, b, l->threadInBlock, first));
+    return;
+  }
+  CoopvecLoop loop =
+      coopvecBuildFor(b, l->threadInBlock, indexConstant(l, count),
+                      indexConstant(l, blockSize), 0, NULL);
+  copySliceElement(l, &loop.body, m, tile, loop.inductionVar);
   coopvecFinishFor(&loop, 0, NULL);
 }
 
@@ -195,10 +278,10 @@ static void multiplyRowTile(GPULowering *l, const Matvec *m, int64_t first) {
                                      indexConstant(l, m->paddedInputs / kStep),
                                      indexConstant(l, 1), 1, &init);
   CoopvecBuilder *in = &loop.body;
-  MlirValue aAt = addIndex(in, mulIndex(l, in, rowStart, m->paddedInputs),
+  MlirValue aAt = addIndex(in, mulIndex(l, in, rowStart, m->rowStride),
                            mulIndex(l, in, loop.inductionVar, kStep));
   MlirValue a =
-      coopvecBuildMMALoad(in, aType, m->inputBuffer, aAt, m->paddedInputs);
+      coopvecBuildMMALoad(in, aType, m->inputBuffer, aAt, m->rowStride);
   MlirValue x = coopvecBuildMMALoad(
       in, bType, m->weightBuffer,
       mulIndex(l, in, loop.inductionVar, kStep * GPU_MMA_TILE), GPU_MMA_TILE);
@@ -206,7 +289,8 @@ static void multiplyRowTile(GPULowering *l, const Matvec *m, int64_t first) {
       coopvecBuildMMACompute(in, a, x, coopvecLoopIterArg(&loop, 0));
   coopvecFinishFor(&loop, 1, &sum);
   coopvecBuildMMAStore(b, mlirOperationGetResult(loop.op, 0), l->output,
-                       mulIndex(l, b, rowStart, GPU_MMA_TILE), GPU_MMA_TILE);
+                       mulIndex(l, b, rowStart, GPU_OUTPUT_ROW_STRIDE),
+                       GPU_OUTPUT_ROW_STRIDE);
 }
 
 /// The sum of the zero products W(16 tile + j, k) x_k alone, from -0.0,
@@ -226,7 +310,7 @@ static void sumZeroProducts(GPULowering *l, const Matvec *m,
   }
   MlirValue trips = coopvecBuildSelect(
       b, anyZero, indexConstant(l, m->numInputs), indexConstant(l, 0));
-  MlirValue rowStart = mulIndex(l, b, l->threadInBlock, m->paddedInputs);
+  MlirValue rowStart = mulIndex(l, b, l->threadInBlock, m->rowStride);
   CoopvecLoop loop = coopvecBuildFor(b, indexConstant(l, 0), trips,
                                      indexConstant(l, 1), count, sums);
   CoopvecBuilder *in = &loop.body;
@@ -267,17 +351,23 @@ static void fixZeroSigns(GPULowering *l, const Matvec *m, MlirValue *values,
     values[j] = coopvecBuildSelect(b, isZero[j], sums[j], values[j]);
 }
 
-/// Every thread reads its row of output tile `tile` from Y.
+/// Every thread reads its row of output tile `tile` from Y, in 16-byte
+/// vectors (conflict-free as the input rows are: GPU_OUTPUT_ROW_STRIDE).
 static void readOutputTile(GPULowering *l, Matvec *m, int64_t tile) {
   CoopvecBuilder *b = &l->p.body;
-  MlirValue rowStart = mulIndex(l, b, l->threadInBlock, GPU_MMA_TILE);
+  MlirValue rowStart = mulIndex(l, b, l->threadInBlock, GPU_OUTPUT_ROW_STRIDE);
   int64_t first = tile * GPU_MMA_TILE;
   int64_t count = m->numOutputs - first < GPU_MMA_TILE ? m->numOutputs - first
                                                        : GPU_MMA_TILE;
-  MlirValue values[GPU_MMA_TILE];
-  for (int64_t j = 0; j < count; ++j)
-    values[j] = coopvecBuildMemrefLoad(
-        b, l->output, addIndex(b, rowStart, indexConstant(l, j)));
+  int64_t width = GPU_STAGING_CHUNK_BYTES / 4;
+  MlirType chunk = mlirVectorTypeGet(1, &width, l->p.f32);
+  MlirValue values[GPU_MMA_TILE], vector = {NULL};
+  for (int64_t j = 0; j < count; ++j) {
+    if (j % width == 0)
+      vector = gpuBuildAlignedVectorLoad(b, chunk, l->output,
+                                         gpuAddIndex(l, b, rowStart, j));
+    values[j] = coopvecBuildExtract(b, vector, j % width);
+  }
   fixZeroSigns(l, m, values, count);
   for (int64_t j = 0; j < count; ++j) {
     MlirValue value = values[j];
@@ -294,6 +384,7 @@ static void emitTensorCoreMatvec(GPULowering *l, Matvec *m) {
   m->inputBuffer = f16 ? l->inputF16 : l->inputF32;
   m->weightBuffer = f16 ? l->weightF16 : l->weightF32;
   m->paddedInputs = gpuRoundUp(m->numInputs, gpuMMAKStep(m->schedule));
+  m->rowStride = gpuStagedRowStride(m->schedule, m->paddedInputs);
   stageInputRow(l, m);
   int64_t tiles = gpuRoundUp(m->numOutputs, GPU_MMA_TILE) / GPU_MMA_TILE;
   for (int64_t tile = 0; tile < tiles; ++tile) {
@@ -304,7 +395,8 @@ static void emitTensorCoreMatvec(GPULowering *l, Matvec *m) {
     for (int64_t first = 0; first < l->config->subgroupSize;
          first += GPU_MMA_TILE)
       multiplyRowTile(l, m, first);
-    coopvecBuildBarrier(&l->p.body);
+    // A thread reads the row its own subgroup stored.
+    coopvecBuildSubgroupBarrier(&l->p.body);
     readOutputTile(l, m, tile);
   }
 }

@@ -4,10 +4,10 @@
 // (f16, or f32 as tf32 when allowed) when the options, the subgroup size
 // and the workgroup memory allow it, per-thread FMA loops otherwise. A
 // tensor-core matvec stages each subgroup's inputs (subgroup size x K,
-// padded) and a 16-column slice of the weights in workgroup memory and
-// reads its 16-column result tiles back from there; the matvecs of a
-// kernel share these buffers, so the kernel needs the largest of their
-// needs, which must fit `workgroup-memory`.
+// padded, rows skewed by 16 bytes: GPU.h) and a 16-column slice of the weights
+// in workgroup memory and reads its 16-column result tiles back from there; the
+// matvecs of a kernel share these buffers, so the kernel needs the largest of
+// their needs, which must fit `workgroup-memory`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +26,15 @@ int64_t gpuMMAKStep(GPUSchedule schedule) {
   return schedule == GPUScheduleMMATF32 ? 8 : 16;
 }
 
+int64_t gpuStagingElementBytes(GPUSchedule schedule) {
+  return schedule == GPUScheduleMMAF16 ? 2 : 4;
+}
+
+int64_t gpuStagedRowStride(GPUSchedule schedule, int64_t paddedInputs) {
+  return paddedInputs +
+         GPU_STAGING_SKEW_BYTES / gpuStagingElementBytes(schedule);
+}
+
 int64_t gpuStagingBytes(const GPUStaging *staging) {
   return 2 * (staging->inputF16 + staging->weightF16) +
          4 * (staging->inputF32 + staging->weightF32 + staging->output);
@@ -38,7 +47,7 @@ static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 static GPUStaging withMatvec(GPUStaging staging, const GPUConfig *config,
                              GPUSchedule schedule, int64_t inputs) {
   int64_t padded = gpuRoundUp(inputs, gpuMMAKStep(schedule));
-  int64_t input = config->blockSize * padded;
+  int64_t input = config->blockSize * gpuStagedRowStride(schedule, padded);
   int64_t weight = padded * GPU_MMA_TILE;
   if (schedule == GPUScheduleMMAF16) {
     staging.inputF16 = max64(staging.inputF16, input);
@@ -48,7 +57,7 @@ static GPUStaging withMatvec(GPUStaging staging, const GPUConfig *config,
     staging.weightF32 = max64(staging.weightF32, weight);
   }
   staging.output =
-      max64(staging.output, config->blockSize * (int64_t)GPU_MMA_TILE);
+      max64(staging.output, config->blockSize * (int64_t)GPU_OUTPUT_ROW_STRIDE);
   return staging;
 }
 

@@ -57,6 +57,28 @@ void gpuStoreRow(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue tile,
   coopvecBuildMemrefStore(b, value, tile, row);
 }
 
+static MlirNamedAttribute chunkAlignment(MlirContext ctx) {
+  return coopvecNamedAttr(
+      ctx, "alignment",
+      mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), GPU_STAGING_CHUNK_BYTES));
+}
+
+MlirValue gpuBuildAlignedVectorLoad(CoopvecBuilder *b, MlirType vectorType,
+                                    MlirValue buffer, MlirValue index) {
+  MlirValue operands[] = {buffer, index};
+  MlirNamedAttribute alignment = chunkAlignment(mlirTypeGetContext(vectorType));
+  return coopvecBuild1(b, "vector.load", 2, operands, vectorType, 1,
+                       &alignment);
+}
+
+void gpuBuildAlignedVectorStore(CoopvecBuilder *b, MlirValue vector,
+                                MlirValue buffer, MlirValue index) {
+  MlirValue operands[] = {vector, buffer, index};
+  MlirNamedAttribute alignment =
+      chunkAlignment(mlirTypeGetContext(mlirValueGetType(vector)));
+  coopvecBuild0(b, "vector.store", 3, operands, 1, &alignment);
+}
+
 void gpuForEachElement(GPULowering *l, CoopvecBuilder *b, MlirValue value,
                        GPUElementFn fn, void *state) {
   CoopvecPerThread *p = &l->p;

@@ -13,6 +13,10 @@
 //     minui only redux.sync (sm_80) through patterns convert-gpu-to-nvvm
 //     does not run: each becomes a butterfly of `gpu.shuffle xor` over the
 //     32 lanes, which leaves the same result in every lane;
+//   - a `gpu.barrier {coopvec.subgroup_barrier}` (GPUBuilders.h) orders
+//     only the threads of one subgroup, a warp here:
+//     `nvvm.bar.warp.sync -1`, which also orders their shared-memory
+//     accesses, instead of the block's `bar.sync`;
 //   - math.floor, ceil, round, roundeven, absf, copysign and sqrt, which
 //     convert-gpu-to-nvvm refuses as llvm.intr.* ops (it wants libdevice
 //     calls), become calls of the same LLVM intrinsics (MathIntrinsics.c);
@@ -39,6 +43,7 @@
 #include <mlir-c/Dialect/GPU.h>
 #include <mlir-c/Dialect/LLVM.h>
 #include <mlir-c/Dialect/MemRef.h>
+#include <mlir-c/Dialect/NVVM.h>
 #include <mlir-c/Dialect/Vector.h>
 
 #include <stdlib.h>
@@ -54,12 +59,19 @@ typedef struct Worklist {
   intptr_t count, capacity;
 } Worklist;
 
+static bool isSubgroupBarrier(MlirOperation op) {
+  return coopvecOpIsNamed(op, "gpu.barrier") &&
+         !mlirAttributeIsNull(mlirOperationGetDiscardableAttributeByName(
+             op,
+             mlirStringRefCreateFromCString(COOPVEC_SUBGROUP_BARRIER_ATTR)));
+}
+
 static MlirWalkResult collectOp(MlirOperation op, void *userData) {
   Worklist *list = userData;
   if (coopvecOpIsNamed(op, "memref.alloc") ||
       coopvecOpIsNamed(op, "gpu.subgroup_reduce") ||
       coopvecOpIsNamed(op, "gpu.subgroup_mma_compute") ||
-      coopvecOpIsNamed(op, "gpu.func")) {
+      isSubgroupBarrier(op) || coopvecOpIsNamed(op, "gpu.func")) {
     list->ops = coopvecGrowArray(list->ops, &list->capacity, list->count + 1,
                                  sizeof(MlirOperation));
     list->ops[list->count++] = op;
@@ -247,6 +259,17 @@ static void rewriteReduce(MlirOperation reduce, const char *combiner) {
   mlirOperationDestroy(reduce);
 }
 
+/// `nvvm.bar.warp.sync` of all 32 lanes (checkOp made sure that the
+/// kernel's subgroups are warps).
+static void rewriteSubgroupBarrier(MlirOperation barrier) {
+  CoopvecBuilder b =
+      coopvecBuilderBefore(barrier, mlirOperationGetLocation(barrier));
+  MlirValue allLanes =
+      coopvecBuildIntConstant(&b, mlirIntegerTypeGet(b.context, 32), -1);
+  coopvecBuild0(&b, "nvvm.bar.warp.sync", 1, &allLanes, 0, NULL);
+  mlirOperationDestroy(barrier);
+}
+
 /// Rewrites one collected op; `kernel` and `allocs` follow the enclosing
 /// gpu.func (the walk visits a func before its body).
 static bool rewriteOp(MlirOperation gpuModule, MlirOperation op,
@@ -261,6 +284,8 @@ static bool rewriteOp(MlirOperation gpuModule, MlirOperation op,
   } else if (coopvecOpIsNamed(op, "gpu.subgroup_reduce") &&
              butterflyCombiner(op)) {
     rewriteReduce(op, butterflyCombiner(op));
+  } else if (isSubgroupBarrier(op)) {
+    rewriteSubgroupBarrier(op);
   }
   return true;
 }
@@ -292,9 +317,8 @@ static void runPrepare(MlirOperation gpuModule, MlirExternalPass pass,
 }
 
 static MlirDialectHandle (*const prepareDependentDialects[])(void) = {
-    mlirGetDialectHandle__gpu__,
-    mlirGetDialectHandle__llvm__,
-    mlirGetDialectHandle__memref__,
+    mlirGetDialectHandle__gpu__,    mlirGetDialectHandle__llvm__,
+    mlirGetDialectHandle__memref__, mlirGetDialectHandle__nvvm__,
     mlirGetDialectHandle__vector__,
 };
 
@@ -302,7 +326,8 @@ const CoopvecPassDef coopvecPrepareNVVMPassDef = {
     .argument = "coopvec-prepare-nvvm",
     .name = "CoopvecPrepareNVVM",
     .description = "Check a gpu.module's #nvvm.target and make workgroup "
-                   "allocs, float subgroup reductions and math.floor, ceil, "
+                   "allocs, float subgroup reductions, subgroup barriers "
+                   "and math.floor, ceil, "
                    "round, roundeven, absf, copysign and sqrt lowerable by "
                    "convert-gpu-to-nvvm",
     .anchor = "gpu.module",

@@ -4,6 +4,7 @@
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64" %s | FileCheck %s
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-gpu{block-size=64})' %s | FileCheck %s
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 register-elements=40" %s | FileCheck %s --check-prefix=REGS
+// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 register-elements=8" %s | FileCheck %s --check-prefix=TILED
 
 // The schedules: matvec=mma puts every matvec on tensor cores (f32 as tf32
 // with allow-tf32), matvec=simt none; auto (the default) picks tensor cores
@@ -12,7 +13,7 @@
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 matvec=mma allow-tf32=true" %s | FileCheck %s --check-prefix=MMA
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 allow-tf32=true" %s | FileCheck %s --check-prefix=MMA
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 matvec=simt" %s | FileCheck %s --check-prefix=SIMT
-// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 workgroup-memory=6655" %s | FileCheck %s --check-prefix=BUDGET
+// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 workgroup-memory=8703" %s | FileCheck %s --check-prefix=BUDGET
 
 // The defaults: 128 threads per block, staging sized for it.
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu %s | FileCheck %s --check-prefix=DEFAULT
@@ -119,22 +120,27 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // -----
 
 // An odd width: 3 inputs padded to 16, 7 outputs to one 16-column tile.
-// Workgroup memory: the input tiles (64 threads x 16 f16), a 16 x 16 weight
-// slice (f16) and the f32 result tiles (64 x 16): 2048 + 512 + 4096 bytes.
+// Workgroup memory: the input tiles (64 threads x 16 f16, rows skewed by 8
+// f16 to 24), a 16 x 16 weight slice (f16) and the f32 result tiles (64 x
+// 16, rows skewed by 4 f32 to 20): 3072 + 512 + 5120 bytes.
 // Every thread writes its row (the input rounded to f16, then +0.0
-// padding); the workgroup copies the weight slice B[k, j] = W(j, k) with
-// -0.0 outside W (read at a clamped index); each subgroup multiplies its
-// two 16-row tiles from -0.0 and stores them; every thread reads its 7
+// padding) in 16-byte vectors; the workgroup copies the weight slice
+// B[k, j] = W(j, k) with -0.0 outside W (read at a clamped index), 4
+// elements per thread, unrolled; each subgroup multiplies its
+// two 16-row tiles from -0.0 and stores them; after a barrier of its
+// subgroup (the rows it reads are its subgroup's) every thread reads its 7
 // results, gives a zero result the sign of its zero products alone (tensor
 // cores return +0.0 for a sum of -0.0 products; the loop runs only for a
 // thread with a zero result) and adds the bias.
 // CHECK-LABEL: gpu.func @mma_f16_kernel(
 // CHECK-SAME:      %[[N:[^:]*]]: index, %[[X:[^:]*]]: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>, %[[OFF:[^:]*]]: index, %[[OUT:[^:]*]]: memref<?xf16>) kernel
-// CHECK-SAME:      coopvec.workgroup_memory = 6656 : i64
-// CHECK-DAG:     %[[XS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<1024xf16, 3>
+// CHECK-SAME:      coopvec.workgroup_memory = 8704 : i64
+// CHECK-DAG:     %[[XS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<1536xf16, 3>
 // CHECK-DAG:     %[[WS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<256xf16, 3>
-// CHECK-DAG:     %[[YS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<1024xf32, 3>
+// CHECK-DAG:     %[[YS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<1280xf32, 3>
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
+// CHECK-DAG:     %[[C24:.*]] = arith.constant 24 : index
 // CHECK-DAG:     %[[C256:.*]] = arith.constant 256 : index
 // CHECK-DAG:     %[[C64:.*]] = arith.constant 64 : index
 // CHECK-DAG:     %[[NEGZERO:.*]] = arith.constant -0.000000e+00 : f32
@@ -142,61 +148,69 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK:         %[[LANE:.*]] = arith.remui %[[TID]], %{{.*}} : index
 // CHECK-NEXT:    %[[SUBROW:.*]] = arith.subi %[[TID]], %[[LANE]] : index
 // CHECK:         %[[BIAS:.*]] = vector.load %[[W]][%[[OFF]]] : memref<?xf16>, vector<7xf16>
-// CHECK:         %[[MYROW:.*]] = arith.muli %[[TID]], %[[C16]] : index
-// CHECK-NEXT:    %[[K0:.*]] = arith.addi %[[MYROW]], %{{.*}} : index
-// CHECK-NEXT:    %[[XH0:.*]] = arith.truncf %{{.*}} : f32 to f16
-// CHECK-NEXT:    memref.store %[[XH0]], %[[XS]][%[[K0]]] : memref<1024xf16, 3>
-// CHECK-COUNT-2: memref.store %{{.*}}, %[[XS]]
+// CHECK:         %[[MYROW:.*]] = arith.muli %[[TID]], %[[C24]] : index
 // CHECK-NEXT:    %[[PAD:.*]] = arith.constant 0.000000e+00 : f16
-// CHECK-COUNT-13: memref.store %[[PAD]], %[[XS]]
-// CHECK-NEXT:    gpu.barrier
-// CHECK-NEXT:    scf.for %[[I:.*]] = %[[TID]] to %[[C256]] step %[[C64]] {
-// CHECK-NEXT:      %[[K:.*]] = arith.remui %[[I]], %[[C16]] : index
-// CHECK-NEXT:      %[[J:.*]] = arith.divui %[[I]], %[[C16]] : index
-// CHECK-NEXT:      %[[KROW:.*]] = arith.muli %[[K]], %[[C16]] : index
-// CHECK-NEXT:      %[[SAT:.*]] = arith.addi %[[KROW]], %[[J]] : index
-// CHECK-NEXT:      %[[INK:.*]] = arith.cmpi ult, %[[K]], %[[C3:.*]] : index
-// CHECK-NEXT:      %[[INO:.*]] = arith.cmpi ult, %[[J]], %[[C7:.*]] : index
-// CHECK-NEXT:      %[[IN:.*]] = arith.andi %[[INO]], %[[INK]] : i1
-// CHECK-NEXT:      %[[OO:.*]] = arith.minui %[[J]], %[[C6:.*]] : index
-// CHECK-NEXT:      %[[KK:.*]] = arith.minui %[[K]], %[[C2:.*]] : index
-// CHECK-NEXT:      %[[OROW:.*]] = arith.muli %[[OO]], %[[C3]] : index
-// CHECK-NEXT:      %[[OK:.*]] = arith.addi %[[OROW]], %[[KK]] : index
-// CHECK-NEXT:      %[[WAT:.*]] = arith.addi %[[OK]], %[[C32:.*]] : index
-// CHECK-NEXT:      %[[WV:.*]] = memref.load %[[W]][%[[WAT]]] : memref<?xf16>
-// CHECK-NEXT:      %[[WPAD:.*]] = arith.constant -0.000000e+00 : f16
-// CHECK-NEXT:      %[[WSEL:.*]] = arith.select %[[IN]], %[[WV]], %[[WPAD]] : f16
-// CHECK-NEXT:      memref.store %[[WSEL]], %[[WS]][%[[SAT]]] : memref<256xf16, 3>
-// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[XH0:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK-NEXT:    %[[XH1:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK-NEXT:    %[[XH2:.*]] = arith.truncf %{{.*}} : f32 to f16
+// CHECK-NEXT:    %[[CHUNK0:.*]] = vector.from_elements %[[XH0]], %[[XH1]], %[[XH2]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]] : vector<8xf16>
+// CHECK-NEXT:    vector.store %[[CHUNK0]], %[[XS]][%[[MYROW]]] {alignment = 16 : i64} : memref<1536xf16, 3>, vector<8xf16>
+// CHECK-NEXT:    %[[AT1:.*]] = arith.addi %[[MYROW]], %[[C8:.*]] : index
+// CHECK-NEXT:    %[[CHUNK1:.*]] = vector.from_elements %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]] : vector<8xf16>
+// CHECK-NEXT:    vector.store %[[CHUNK1]], %[[XS]][%[[AT1]]] {alignment = 16 : i64} : memref<1536xf16, 3>, vector<8xf16>
+// CHECK-NEXT:    gpu.barrier{{$}}
+// CHECK-NEXT:    %[[K:.*]] = arith.remui %[[TID]], %[[C16]] : index
+// CHECK-NEXT:    %[[J:.*]] = arith.divui %[[TID]], %[[C16]] : index
+// CHECK-NEXT:    %[[KROW:.*]] = arith.muli %[[K]], %[[C16]] : index
+// CHECK-NEXT:    %[[SAT:.*]] = arith.addi %[[KROW]], %[[J]] : index
+// CHECK-NEXT:    %[[INK:.*]] = arith.cmpi ult, %[[K]], %[[C3:.*]] : index
+// CHECK-NEXT:    %[[INO:.*]] = arith.cmpi ult, %[[J]], %[[C7:.*]] : index
+// CHECK-NEXT:    %[[IN:.*]] = arith.andi %[[INO]], %[[INK]] : i1
+// CHECK-NEXT:    %[[OO:.*]] = arith.minui %[[J]], %[[C6:.*]] : index
+// CHECK-NEXT:    %[[KK:.*]] = arith.minui %[[K]], %[[C2:.*]] : index
+// CHECK-NEXT:    %[[OROW:.*]] = arith.muli %[[OO]], %[[C3]] : index
+// CHECK-NEXT:    %[[OK:.*]] = arith.addi %[[OROW]], %[[KK]] : index
+// CHECK-NEXT:    %[[WAT:.*]] = arith.addi %[[OK]], %[[C32:.*]] : index
+// CHECK-NEXT:    %[[WV:.*]] = memref.load %[[W]][%[[WAT]]] : memref<?xf16>
+// CHECK-NEXT:    %[[WPAD:.*]] = arith.constant -0.000000e+00 : f16
+// CHECK-NEXT:    %[[WSEL:.*]] = arith.select %[[IN]], %[[WV]], %[[WPAD]] : f16
+// CHECK-NEXT:    memref.store %[[WSEL]], %[[WS]][%[[SAT]]] : memref<256xf16, 3>
+// CHECK-NEXT:    %[[I1:.*]] = arith.addi %[[TID]], %[[C64]] : index
+// CHECK-NEXT:    arith.remui %[[I1]], %[[C16]] : index
+// CHECK-COUNT-2: memref.store %{{.*}}, %[[WS]]
+// CHECK:         memref.store %{{.*}}, %[[WS]]
 // CHECK-NEXT:    gpu.barrier
 // CHECK-NEXT:    %[[ACC0:.*]] = gpu.subgroup_mma_constant_matrix %[[NEGZERO]] : !gpu.mma_matrix<16x16xf32, "COp">
 // CHECK-NEXT:    %[[C:.*]] = scf.for %[[KT:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ACC0]]) -> (!gpu.mma_matrix<16x16xf32, "COp">) {
 // CHECK-NEXT:      %[[KOFF:.*]] = arith.muli %[[KT]], %[[C16]] : index
-// CHECK-NEXT:      %[[ROWOFF:.*]] = arith.muli %[[SUBROW]], %[[C16]] : index
+// CHECK-NEXT:      %[[ROWOFF:.*]] = arith.muli %[[SUBROW]], %[[C24]] : index
 // CHECK-NEXT:      %[[AAT:.*]] = arith.addi %[[ROWOFF]], %[[KOFF]] : index
-// CHECK-NEXT:      %[[A:.*]] = gpu.subgroup_mma_load_matrix %[[XS]][%[[AAT]]] {leadDimension = 16 : index} : memref<1024xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
+// CHECK-NEXT:      %[[A:.*]] = gpu.subgroup_mma_load_matrix %[[XS]][%[[AAT]]] {leadDimension = 24 : index} : memref<1536xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
 // CHECK-NEXT:      %[[BAT:.*]] = arith.muli %[[KT]], %[[C256]] : index
 // CHECK-NEXT:      %[[B:.*]] = gpu.subgroup_mma_load_matrix %[[WS]][%[[BAT]]] {leadDimension = 16 : index} : memref<256xf16, 3> -> !gpu.mma_matrix<16x16xf16, "BOp">
 // CHECK-NEXT:      %[[D:.*]] = gpu.subgroup_mma_compute %[[A]], %[[B]], %[[ACC]] : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
 // CHECK-NEXT:      scf.yield %[[D]] : !gpu.mma_matrix<16x16xf32, "COp">
 // CHECK-NEXT:    }
-// CHECK-NEXT:    %[[YAT:.*]] = arith.muli %[[SUBROW]], %[[C16]] : index
-// CHECK-NEXT:    gpu.subgroup_mma_store_matrix %[[C]], %[[YS]][%[[YAT]]] {leadDimension = 16 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<1024xf32, 3>
+// CHECK-NEXT:    %[[YAT:.*]] = arith.muli %[[SUBROW]], %[[C20]] : index
+// CHECK-NEXT:    gpu.subgroup_mma_store_matrix %[[C]], %[[YS]][%[[YAT]]] {leadDimension = 20 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<1280xf32, 3>
 // CHECK-NEXT:    %[[SUBROW2:.*]] = arith.addi %[[SUBROW]], %[[C16]] : index
 // CHECK-NEXT:    gpu.subgroup_mma_constant_matrix %[[NEGZERO]]
-// CHECK:         arith.muli %[[SUBROW2]], %[[C16]] : index
+// CHECK:         arith.muli %[[SUBROW2]], %[[C20]] : index
 // CHECK:         gpu.subgroup_mma_store_matrix
-// CHECK-NEXT:    gpu.barrier
-// CHECK-NEXT:    %[[MYY:.*]] = arith.muli %[[TID]], %[[C16]] : index
-// CHECK-NEXT:    %[[Y0AT:.*]] = arith.addi %[[MYY]], %{{.*}} : index
-// CHECK-NEXT:    %[[Y0:.*]] = memref.load %[[YS]][%[[Y0AT]]] : memref<1024xf32, 3>
-// CHECK-COUNT-6: memref.load %[[YS]]
+// CHECK-NEXT:    gpu.barrier {coopvec.subgroup_barrier}
+// CHECK-NEXT:    %[[MYY:.*]] = arith.muli %[[TID]], %[[C20]] : index
+// CHECK-NEXT:    %[[YV0:.*]] = vector.load %[[YS]][%[[MYY]]] {alignment = 16 : i64} : memref<1280xf32, 3>, vector<4xf32>
+// CHECK-NEXT:    %[[Y0:.*]] = vector.extract %[[YV0]][0] : f32 from vector<4xf32>
+// CHECK-COUNT-3: vector.extract %[[YV0]]
+// CHECK-NEXT:    %[[Y4AT:.*]] = arith.addi %[[MYY]], %[[C4:.*]] : index
+// CHECK-NEXT:    %[[YV1:.*]] = vector.load %[[YS]][%[[Y4AT]]] {alignment = 16 : i64} : memref<1280xf32, 3>, vector<4xf32>
+// CHECK-COUNT-3: vector.extract %[[YV1]]
 // CHECK-NEXT:    %[[Z0:.*]] = arith.cmpf oeq, %[[Y0]], %[[ZERO:.*]] : f32
 // CHECK:         %[[TRIPS:.*]] = arith.select %{{.*}}, %[[C3]], %{{.*}} : index
-// CHECK-NEXT:    %[[XROW:.*]] = arith.muli %[[TID]], %[[C16]] : index
+// CHECK-NEXT:    %[[XROW:.*]] = arith.muli %[[TID]], %[[C24]] : index
 // CHECK-NEXT:    %[[SUMS:.*]]:7 = scf.for %[[KZ:.*]] = %{{.*}} to %[[TRIPS]] step %{{.*}} iter_args(%[[S0:[^ ]*]] = %[[NEGZERO]], {{.*}}) -> (f32, f32, f32, f32, f32, f32, f32) {
 // CHECK-NEXT:      %[[XAT:.*]] = arith.addi %[[XROW]], %[[KZ]] : index
-// CHECK-NEXT:      %[[XK:.*]] = memref.load %[[XS]][%[[XAT]]] : memref<1024xf16, 3>
+// CHECK-NEXT:      %[[XK:.*]] = memref.load %[[XS]][%[[XAT]]] : memref<1536xf16, 3>
 // CHECK-NEXT:      %[[XK32:.*]] = arith.extf %[[XK]] : f16 to f32
 // CHECK-NEXT:      %[[BROW:.*]] = arith.muli %[[KZ]], %[[C16]] : index
 // CHECK-NEXT:      %[[WK:.*]] = memref.load %[[WS]][%[[BROW]]] : memref<256xf16, 3>
@@ -217,7 +231,7 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK:         gpu.return
 
 // The same on tensor cores when asked for; FMA loops when told to or when
-// the 6656 bytes exceed the budget.
+// the 8704 bytes exceed the budget.
 // MMA-LABEL: gpu.func @mma_f16_kernel(
 // MMA-COUNT-2: gpu.subgroup_mma_compute
 // SIMT-LABEL:  gpu.func @mma_f16_kernel(
@@ -230,12 +244,12 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // BUDGET-SAME:      coopvec.workgroup_memory = 0 : i64
 // BUDGET-NOT:       gpu.subgroup_mma
 // BUDGET:           math.fma
-// With 128 threads the input and result tiles double: 4096 + 512 + 8192.
+// With 128 threads the input and result tiles double: 6144 + 512 + 10240.
 // DEFAULT-LABEL: gpu.func @mma_f16_kernel(
-// DEFAULT-SAME:      coopvec.workgroup_memory = 12800 : i64
-// DEFAULT-DAG:     memref.alloc() {alignment = 128 : i64} : memref<2048xf16, 3>
+// DEFAULT-SAME:      coopvec.workgroup_memory = 16896 : i64
+// DEFAULT-DAG:     memref.alloc() {alignment = 128 : i64} : memref<3072xf16, 3>
 // DEFAULT-DAG:     memref.alloc() {alignment = 128 : i64} : memref<256xf16, 3>
-// DEFAULT-DAG:     memref.alloc() {alignment = 128 : i64} : memref<2048xf32, 3>
+// DEFAULT-DAG:     memref.alloc() {alignment = 128 : i64} : memref<2560xf32, 3>
 // DEFAULT-COUNT-4: arith.addi %{{.*}}, %{{.*}} : index
 // DEFAULT:         gpu.subgroup_mma_compute
 func.func @mma_f16(%x: !coopvec.vec<3, f16>, %w: memref<?xf16>, %off: index) -> !coopvec.vec<7, f16> {
@@ -250,46 +264,64 @@ func.func @mma_f16(%x: !coopvec.vec<3, f16>, %w: memref<?xf16>, %off: index) -> 
 // Two output tiles (20 = 16 + 4 outputs) and two k-steps (24 inputs padded
 // to 32). `transpose` of a row-major 24 x 20 matrix: W(o, k) = A[k, o] at
 // k * 20 + o, so consecutive threads copy consecutive outputs (j is the
-// fast index of the slice). Each tile: barrier, copy, barrier, multiply,
-// barrier, read. Workgroup memory: 64 x 32 f16 inputs, a 32 x 16 f16 slice
-// and 64 x 16 f32 results: 4096 + 1024 + 4096 bytes.
+// fast index of the slice; 8 copies a thread, unrolled). Each tile:
+// barrier, copy, barrier, multiply, subgroup barrier, read. Workgroup
+// memory: 64 x 32 f16 inputs (rows of 40), a 32 x 16 f16 slice and 64 x 16
+// f32 results (rows of 20): 5120 + 1024 + 5120 bytes.
 // CHECK-LABEL: gpu.func @mma_tiles_kernel(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>,
-// CHECK-SAME:      coopvec.workgroup_memory = 9216 : i64
-// CHECK-DAG:     %[[XS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<2048xf16, 3>
+// CHECK-SAME:      coopvec.workgroup_memory = 11264 : i64
+// CHECK-DAG:     %[[XS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<2560xf16, 3>
 // CHECK-DAG:     %[[WS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<512xf16, 3>
 // CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
-// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
-// CHECK-DAG:     %[[C512:.*]] = arith.constant 512 : index
+// CHECK-DAG:     %[[C40:.*]] = arith.constant 40 : index
 // CHECK:         gpu.barrier
-// CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[C512]] step %{{.*}} {
-// CHECK-NEXT:      %[[J:.*]] = arith.remui %[[I]], %[[C16]] : index
-// CHECK-NEXT:      %[[K:.*]] = arith.divui %[[I]], %[[C16]] : index
-// CHECK:           %[[OO:.*]] = arith.minui %[[J]], %{{.*}} : index
+// CHECK-NEXT:    %[[J:.*]] = arith.remui %[[TID:.*]], %[[C16]] : index
+// CHECK-NEXT:    %[[K:.*]] = arith.divui %[[TID]], %[[C16]] : index
+// CHECK:         %[[OO:.*]] = arith.minui %[[J]], %{{.*}} : index
 // CHECK-NEXT:      %[[KK:.*]] = arith.minui %[[K]], %{{.*}} : index
 // CHECK-NEXT:      %[[KROW:.*]] = arith.muli %[[KK]], %[[C20]] : index
 // CHECK-NEXT:      %[[AT:.*]] = arith.addi %[[OO]], %[[KROW]] : index
 // CHECK-NEXT:      memref.load %[[W]][%[[AT]]] : memref<?xf16>
 // CHECK:         gpu.barrier
 // CHECK:         scf.for {{.*}} iter_args
-// CHECK:           %[[A:.*]] = arith.muli %{{.*}}, %[[C32]] : index
-// CHECK:           gpu.subgroup_mma_load_matrix %[[XS]][%{{.*}}] {leadDimension = 32 : index}
-// CHECK:         gpu.barrier
-// CHECK-COUNT-16: memref.load
+// CHECK:           %[[A:.*]] = arith.muli %{{.*}}, %[[C40]] : index
+// CHECK:           gpu.subgroup_mma_load_matrix %[[XS]][%{{.*}}] {leadDimension = 40 : index}
+// CHECK:         gpu.barrier {coopvec.subgroup_barrier}
+// CHECK-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<1280xf32, 3>, vector<4xf32>
 // CHECK:         scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
-// CHECK:         gpu.barrier
-// CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[C512]] step %{{.*}} {
-// CHECK-NEXT:      %[[J:.*]] = arith.remui %[[I]], %[[C16]] : index
-// CHECK-NEXT:      %[[K:.*]] = arith.divui %[[I]], %[[C16]] : index
-// CHECK-NEXT:      %[[O:.*]] = arith.addi %[[J]], %[[C16]] : index
-// CHECK:           arith.cmpi ult, %[[O]], %[[C20]] : index
+// CHECK:         gpu.barrier{{$}}
+// CHECK-NEXT:    %[[J:.*]] = arith.remui %[[TID]], %[[C16]] : index
+// CHECK-NEXT:    %[[K:.*]] = arith.divui %[[TID]], %[[C16]] : index
+// CHECK-NEXT:    %[[O:.*]] = arith.addi %[[J]], %[[C16]] : index
+// CHECK:         arith.cmpi ult, %[[O]], %[[C20]] : index
+// CHECK-COUNT-8: memref.store %{{.*}}, %[[WS]]
 // CHECK:         gpu.barrier
 // CHECK-COUNT-2: gpu.subgroup_mma_store_matrix
-// CHECK-NEXT:    gpu.barrier
-// CHECK-COUNT-4: memref.load
+// CHECK-NEXT:    gpu.barrier {coopvec.subgroup_barrier}
+// CHECK:         vector.load %{{.*}} {alignment = 16 : i64} : memref<1280xf32, 3>, vector<4xf32>
+// CHECK-COUNT-4: vector.extract
 // CHECK:         scf.for {{.*}} -> (f32, f32, f32, f32) {
 // CHECK:         scf.if
+// With its input in a per-thread array (24 elements, more than
+// register-elements=8), a thread stages its whole 8-element chunks by a
+// loop and the padding after them unrolled.
+// TILED-LABEL: gpu.func @mma_tiles_kernel(
+// TILED:         %[[ROW:.*]] = arith.muli %{{.*}}, %c40 : index
+// TILED-NEXT:    scf.for %[[K:.*]] = %{{.*}} to %[[C24:.*]] step %[[C8:.*]] {
+// TILED-NEXT:      %[[X0:.*]] = memref.load %[[TILE:.*]][%[[K]]] : memref<24xf32>
+// TILED-NEXT:      %[[H0:.*]] = arith.truncf %[[X0]] : f32 to f16
+// TILED-COUNT-7:   memref.load %[[TILE]]
+// TILED:           %[[AT:.*]] = arith.addi %[[ROW]], %[[K]] : index
+// TILED-NEXT:      %[[CHUNK:.*]] = vector.from_elements %[[H0]], {{.*}} : vector<8xf16>
+// TILED-NEXT:      vector.store %[[CHUNK]], %{{.*}}[%[[AT]]] {alignment = 16 : i64} : memref<2560xf16, 3>, vector<8xf16>
+// TILED-NEXT:    }
+// TILED-NEXT:    %[[PAD:.*]] = arith.constant 0.000000e+00 : f16
+// TILED-NEXT:    %[[LAST:.*]] = arith.addi %[[ROW]], %[[C24]] : index
+// TILED-NEXT:    %[[PADS:.*]] = vector.from_elements %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]] : vector<8xf16>
+// TILED-NEXT:    vector.store %[[PADS]], %{{.*}}[%[[LAST]]] {alignment = 16 : i64}
+// TILED-NEXT:    gpu.barrier
 func.func @mma_tiles(%x: !coopvec.vec<24, f16>, %w: memref<?xf16>) -> !coopvec.vec<20, f16> {
   %A = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf16>) -> !coopvec.matrix<24, 20, f16, "row_major">
   %y = "coopvec.matvec"(%A, %x) {transpose} : (!coopvec.matrix<24, 20, f16, "row_major">, !coopvec.vec<24, f16>) -> !coopvec.vec<20, f16>
@@ -302,15 +334,19 @@ func.func @mma_tiles(%x: !coopvec.vec<24, f16>, %w: memref<?xf16>) -> !coopvec.v
 // staged as f32 (9 inputs padded to 16, two k-steps of 8). Without it, FMA
 // loops from -0.0.
 // MMA-LABEL: gpu.func @tf32_kernel(
-// MMA-SAME:      coopvec.workgroup_memory = 9216 : i64
-// MMA-DAG:     %[[XS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<1024xf32, 3>
+// MMA-SAME:      coopvec.workgroup_memory = 11264 : i64
+// MMA-DAG:     %[[XS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<1280xf32, 3>
 // MMA-DAG:     %[[WS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<256xf32, 3>
-// MMA-COUNT-9: memref.store %{{.*}}, %[[XS]]
-// MMA-NEXT:    %[[PAD:.*]] = arith.constant 0.000000e+00 : f32
-// MMA-COUNT-7: memref.store %[[PAD]], %[[XS]]
+// MMA-COUNT-2: vector.store %{{.*}}, %[[XS]][%{{.*}}] {alignment = 16 : i64} : memref<1280xf32, 3>, vector<4xf32>
+// MMA-NEXT:    arith.addi
+// MMA-NEXT:    %[[LAST:.*]] = vector.from_elements %{{.*}}, %[[PAD:.*]], %[[PAD]], %[[PAD]] : vector<4xf32>
+// MMA-NEXT:    vector.store %[[LAST]], %[[XS]]
+// MMA-NEXT:    arith.addi
+// MMA-NEXT:    %[[PADS:.*]] = vector.from_elements %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]] : vector<4xf32>
+// MMA-NEXT:    vector.store %[[PADS]], %[[XS]]
 // MMA:         arith.constant -0.000000e+00 : f32
 // MMA:         scf.for {{.*}} iter_args
-// MMA:           gpu.subgroup_mma_load_matrix %[[XS]][%{{.*}}] {leadDimension = 16 : index} : memref<1024xf32, 3> -> !gpu.mma_matrix<16x8xf32, "AOp">
+// MMA:           gpu.subgroup_mma_load_matrix %[[XS]][%{{.*}}] {leadDimension = 20 : index} : memref<1280xf32, 3> -> !gpu.mma_matrix<16x8xf32, "AOp">
 // MMA:           gpu.subgroup_mma_load_matrix %[[WS]][%{{.*}}] {leadDimension = 16 : index} : memref<256xf32, 3> -> !gpu.mma_matrix<8x16xf32, "BOp">
 // MMA-NEXT:      gpu.subgroup_mma_compute {{.*}} : !gpu.mma_matrix<16x8xf32, "AOp">, !gpu.mma_matrix<8x16xf32, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
 // CHECK-LABEL: gpu.func @tf32_kernel(
@@ -408,27 +444,27 @@ func.func @tf32(%x: !coopvec.vec<9, f32>, %w: memref<?xf32>) -> !coopvec.vec<4, 
 // 64 + k * 2 + o.
 // CHECK-LABEL: gpu.func @simt_layouts_kernel(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>,
-// CHECK:         scf.for
+// CHECK:         gpu.barrier
 // CHECK:           %[[OO:.*]] = arith.minui %{{.*}}, %[[CM2:.*]] : index
 // CHECK-NEXT:      %[[KK:.*]] = arith.minui %{{.*}}, %[[CM1:.*]] : index
 // CHECK-NEXT:      %[[R:.*]] = arith.muli %[[OO]], %[[CM2]] : index
 // CHECK-NEXT:      %[[RK:.*]] = arith.addi %[[R]], %[[KK]] : index
 // CHECK-NEXT:      memref.load %[[W]][%[[RK]]]
-// CHECK:         scf.for
+// CHECK:         gpu.barrier
 // CHECK:           %[[OO:.*]] = arith.minui
 // CHECK-NEXT:      %[[KK:.*]] = arith.minui
 // CHECK-NEXT:      %[[C:.*]] = arith.muli %[[KK]], %[[CM3:.*]] : index
 // CHECK-NEXT:      %[[CO:.*]] = arith.addi %[[OO]], %[[C]] : index
 // CHECK-NEXT:      %[[CAT:.*]] = arith.addi %[[CO]], %[[CM8:.*]] : index
 // CHECK-NEXT:      memref.load %[[W]][%[[CAT]]]
-// CHECK:         scf.for
+// CHECK:         gpu.barrier
 // CHECK:           %[[OO:.*]] = arith.minui
 // CHECK-NEXT:      %[[KK:.*]] = arith.minui
 // CHECK-NEXT:      %[[I:.*]] = arith.muli %[[OO]], %[[CM2]] : index
 // CHECK-NEXT:      %[[IK:.*]] = arith.addi %[[I]], %[[KK]] : index
 // CHECK-NEXT:      %[[IAT:.*]] = arith.addi %[[IK]], %[[CM32:.*]] : index
 // CHECK-NEXT:      memref.load %[[W]][%[[IAT]]]
-// CHECK:         scf.for
+// CHECK:         gpu.barrier
 // CHECK:           %[[OO:.*]] = arith.minui
 // CHECK-NEXT:      %[[KK:.*]] = arith.minui
 // CHECK-NEXT:      %[[T:.*]] = arith.muli %[[KK]], %[[CM2]] : index
@@ -602,7 +638,7 @@ func.func @stores(%v: !coopvec.vec<2, f32>, %w: memref<?xf32>, %off: index, %m: 
 // CHECK-LABEL: module attributes {gpu.container_module} {
 // CHECK-NEXT:  gpu.module @coopvec_kernels {
 // CHECK-NEXT:    gpu.func @first_kernel(
-// CHECK-SAME:        coopvec.workgroup_memory = 6656 : i64
+// CHECK-SAME:        coopvec.workgroup_memory = 8704 : i64
 // CHECK-COUNT-3:   memref.alloc()
 // CHECK-NOT:       memref.alloc()
 // CHECK-COUNT-4:   gpu.subgroup_mma_compute

@@ -32,7 +32,9 @@
 // One kernel per function, blocks of 128 threads, parameters as the batched
 // CPU function's (a memref is 5 of them: allocated and aligned pointer,
 // offset, size, stride; an f16 scalar 2 bytes). The f16 matvec runs on
-// tensor cores between barriers, with f32 accumulators; maxnum and the
+// tensor cores between barriers, with f32 accumulators, staged in 16-byte
+// vector stores and read back in 16-byte vector loads after a warp
+// barrier; maxnum and the
 // exp2 polynomial are plain f32 instructions (nothing from libdevice). The
 // outer product sums over the warp by shuffles; lane 0 adds atomically.
 // PTX:          .target sm_80
@@ -43,15 +45,18 @@
 // PTX-COUNT-5:  .param .u64
 // PTX-NEXT:     )
 // PTX-NEXT:     .maxntid 128, 1, 1
-// PTX-DAG:      .shared .align 128 .b8 __coopvec_wg_layer_kernel_0[4096];
+// PTX-DAG:      .shared .align 128 .b8 __coopvec_wg_layer_kernel_0[6144];
 // PTX-DAG:      .shared .align 128 .b8 __coopvec_wg_layer_kernel_1[512];
-// PTX-DAG:      .shared .align 128 .b8 __coopvec_wg_layer_kernel_2[8192];
-// PTX:          bar.sync 0;
+// PTX-DAG:      .shared .align 128 .b8 __coopvec_wg_layer_kernel_2[10240];
+// PTX:          st.shared.v4.b32 [{{%rd[0-9]+}}], {
+// PTX:          st.shared.v4.b32 [{{%rd[0-9]+}}+16], {
+// PTX-NEXT:     bar.sync 0;
 // PTX:          wmma.load.a.sync.aligned.row.m16n16k16.shared.f16
 // PTX:          wmma.load.b.sync.aligned.row.m16n16k16.shared.f16
 // PTX:          wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
 // PTX:          wmma.store.d.sync.aligned.row.m16n16k16.shared.f32
-// PTX:          bar.sync 0;
+// PTX:          bar.warp.sync -1;
+// PTX-COUNT-4:  ld.shared.v4.b32
 // PTX:          max.f32
 // PTX:          fma.rn.f32
 // PTX:          .visible .entry grad_kernel(

@@ -119,3 +119,24 @@ gpu.module @math [#nvvm.target<chip = "sm_80">] {
     gpu.return %5, %3, %4, %6, %7, %8, %9 : f32, vector<4xf32>, vector<2x3xf16>, f64, f32, f16, vector<[4]xf32>
   }
 }
+
+// -----
+
+// A barrier of one subgroup (convert-coopvec-to-gpu's before a thread reads
+// the tensor-core results its own warp stored) becomes a barrier of the
+// warp's 32 lanes, which also orders their shared-memory accesses; a
+// workgroup barrier stays.
+// CHECK-LABEL: gpu.module @barriers
+// CHECK:         gpu.func @k() kernel
+// CHECK-NEXT:      gpu.barrier{{$}}
+// CHECK-NEXT:      %[[ALL:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:      nvvm.bar.warp.sync %[[ALL]] : i32
+// CHECK-NEXT:      gpu.return
+// CHECK-NOT:     coopvec.subgroup_barrier
+gpu.module @barriers [#nvvm.target<chip = "sm_80">] {
+  gpu.func @k() kernel attributes {coopvec.subgroup_size = 32 : i64} {
+    gpu.barrier
+    gpu.barrier {coopvec.subgroup_barrier}
+    gpu.return
+  }
+}
