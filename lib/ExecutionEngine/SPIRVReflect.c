@@ -40,6 +40,9 @@ enum {
   OpTypeStruct = 30,
   OpTypePointer = 32,
   OpConstant = 43,
+  OpFunction = 54,
+  OpFunctionEnd = 56,
+  OpFunctionCall = 57,
   OpVariable = 59,
   OpDecorate = 71,
 };
@@ -51,6 +54,10 @@ typedef struct IdInfo {
   size_t at;        // the defining instruction
   const char *name; // points into the words
   int64_t binding, set;
+  /// A Workgroup variable: the last function that used it. A function:
+  /// the bytes of the Workgroup variables its body uses.
+  uint32_t usedBy;
+  uint64_t workgroupBytes;
 } IdInfo;
 
 typedef struct Reader {
@@ -60,6 +67,8 @@ typedef struct Reader {
   IdInfo *ids;
   CoopvecSPIRVModule *module;
   CoopvecBuffer *error;
+  uint32_t function;  // the function whose body is being read, or 0
+  bool functionCalls; // some function calls another
 } Reader;
 
 static const struct {
@@ -283,15 +292,57 @@ static uint64_t sizeOf(const Reader *reader, uint32_t type, int depth) {
   }
 }
 
-/// The bytes of every Workgroup variable of the module.
-static void countWorkgroupMemory(Reader *reader) {
-  for (uint32_t id = 1; id < reader->bound; ++id) {
-    const IdInfo *info = &reader->ids[id];
-    if (info->opcode != OpVariable || info->b != kWorkgroup ||
-        !validId(reader, info->a) ||
-        reader->ids[info->a].opcode != OpTypePointer)
+static bool isWorkgroupVariable(const Reader *reader, uint32_t id) {
+  const IdInfo *info = &reader->ids[id];
+  return info->opcode == OpVariable && info->b == kWorkgroup &&
+         validId(reader, info->a) &&
+         reader->ids[info->a].opcode == OpTypePointer;
+}
+
+static uint64_t variableBytes(const Reader *reader, uint32_t variable) {
+  return sizeOf(reader, reader->ids[reader->ids[variable].a].b, 0);
+}
+
+/// Follows which function's body is read, and adds to it each Workgroup
+/// variable an instruction of it names (once per function: its
+/// instructions are contiguous). A literal operand that happens to equal a
+/// variable's id counts it too, which can only overstate the need.
+static void trackWorkgroupUse(Reader *reader, uint32_t opcode, size_t at,
+                              uint32_t length) {
+  const uint32_t *w = &reader->words[at];
+  if (opcode == OpFunction && length >= 3 && validId(reader, w[2]))
+    reader->function = w[2];
+  else if (opcode == OpFunctionEnd)
+    reader->function = 0;
+  if (!reader->function)
+    return;
+  reader->functionCalls |= opcode == OpFunctionCall;
+  for (uint32_t i = 1; i < length; ++i) {
+    if (!validId(reader, w[i]) || !isWorkgroupVariable(reader, w[i]) ||
+        reader->ids[w[i]].usedBy == reader->function)
       continue;
-    reader->module->workgroupBytes += sizeOf(reader, reader->ids[info->a].b, 0);
+    reader->ids[w[i]].usedBy = reader->function;
+    reader->ids[reader->function].workgroupBytes += variableBytes(reader, w[i]);
+  }
+}
+
+/// The Workgroup memory of the entry point that uses the most: a dispatch
+/// runs one entry point, and a driver allocates what its function uses.
+/// With function calls (which coopvec's kernels do not make) every
+/// variable of the module counts.
+static void countWorkgroupMemory(Reader *reader) {
+  CoopvecSPIRVModule *module = reader->module;
+  uint64_t all = 0;
+  for (uint32_t id = 1; id < reader->bound; ++id)
+    if (isWorkgroupVariable(reader, id))
+      all += variableBytes(reader, id);
+  for (int i = 0; i < module->numEntryPoints; ++i) {
+    uint32_t function = module->entryPoints[i].id;
+    uint64_t used = reader->functionCalls || !validId(reader, function)
+                        ? all
+                        : reader->ids[function].workgroupBytes;
+    if (used > module->workgroupBytes)
+      module->workgroupBytes = used;
   }
 }
 
@@ -304,6 +355,7 @@ static bool scan(Reader *reader) {
       return fail(reader, "an instruction runs past the end", at);
     if (!record(reader, opcode, at, length))
       return false;
+    trackWorkgroupUse(reader, opcode, at, length);
     at += length;
   }
   return true;

@@ -49,8 +49,10 @@ typedef struct CoopvecSPIRVModule {
   int numExtensions;
   CoopvecSPIRVEntryPoint *entryPoints;
   int numEntryPoints;
-  /// Bytes of all Workgroup variables (SPIR-V 1.3 does not say which
-  /// entry point uses which, so a kernel is assumed to use them all).
+  /// Bytes of the Workgroup variables of the entry point that uses the
+  /// most: those its function's instructions name (SPIR-V before 1.4 does
+  /// not list them in OpEntryPoint). With function calls, all of the
+  /// module's.
   uint64_t workgroupBytes;
   /// The float-control execution modes of the module: bit 4 * m + w for
   /// mode DenormPreserve + m (0 to 4: DenormPreserve, DenormFlushToZero,
