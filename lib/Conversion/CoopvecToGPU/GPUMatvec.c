@@ -224,38 +224,21 @@ static MlirValue paddedWeight(GPULowering *l, CoopvecBuilder *b,
       coopvecBuildFloatConstant(b, mlirValueGetType(weight), -0.0));
 }
 
-/// Copies element `i` of the slice: B[k, j] = W(16 tile + j, k).
-static void copySliceElement(GPULowering *l, CoopvecBuilder *b, const Matvec *m,
-                             int64_t tile, MlirValue i) {
+/// The workgroup copies the Kp x 16 slice B[k, j] = W(16 tile + j, k),
+/// row-major, each thread every blockSize-th element. (Unrolling this loop,
+/// so that a thread's loads are in flight together, changed nothing
+/// measurable on an H200 and cost 9 registers: docs/performance.md.)
+static void stageWeightSlice(GPULowering *l, const Matvec *m, int64_t tile) {
+  int64_t count = m->paddedInputs * GPU_MMA_TILE;
+  CoopvecLoop loop =
+      coopvecBuildFor(&l->p.body, l->threadInBlock, indexConstant(l, count),
+                      indexConstant(l, l->config->blockSize), 0, NULL);
+  CoopvecBuilder *b = &loop.body;
   MlirValue k, j;
-  sliceCoordinates(l, b, m, i, &k, &j);
+  sliceCoordinates(l, b, m, loop.inductionVar, &k, &j);
   MlirValue o = gpuAddIndex(l, b, j, tile * GPU_MMA_TILE);
   MlirValue at = addIndex(b, mulIndex(l, b, k, GPU_MMA_TILE), j);
   coopvecBuildMemrefStore(b, paddedWeight(l, b, m, o, k), m->weightBuffer, at);
-}
-
-/// Unrolled copies per thread at most: enough loads in flight to hide the
-/// latency of global memory, without growing the kernel beyond a slice.
-enum { MAX_UNROLLED_COPIES = 16 };
-
-/// The workgroup copies the Kp x 16 slice B[k, j] = W(16 tile + j, k),
-/// row-major, each thread every blockSize-th element: unrolled when every
-/// thread copies the same few elements, so that their loads are issued
-/// together rather than one round trip per loop iteration.
-static void stageWeightSlice(GPULowering *l, const Matvec *m, int64_t tile) {
-  int64_t count = m->paddedInputs * GPU_MMA_TILE;
-  int64_t blockSize = l->config->blockSize;
-  CoopvecBuilder *b = &l->p.body;
-  if (count % blockSize == 0 && count / blockSize <= MAX_UNROLLED_COPIES) {
-    for (int64_t first = 0; first < count; first += blockSize)
-      copySliceElement(l, b, m, tile,
-                       gpuAddIndex(l, b, l->threadInBlock, first));
-    return;
-  }
-  CoopvecLoop loop =
-      coopvecBuildFor(b, l->threadInBlock, indexConstant(l, count),
-                      indexConstant(l, blockSize), 0, NULL);
-  copySliceElement(l, &loop.body, m, tile, loop.inductionVar);
   coopvecFinishFor(&loop, 0, NULL);
 }
 

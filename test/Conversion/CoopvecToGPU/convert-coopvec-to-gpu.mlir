@@ -125,8 +125,8 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // 16, rows skewed by 4 f32 to 20): 3072 + 512 + 5120 bytes.
 // Every thread writes its row (the input rounded to f16, then +0.0
 // padding) in 16-byte vectors; the workgroup copies the weight slice
-// B[k, j] = W(j, k) with -0.0 outside W (read at a clamped index), 4
-// elements per thread, unrolled; each subgroup multiplies its
+// B[k, j] = W(j, k) with -0.0 outside W (read at a clamped index); each
+// subgroup multiplies its
 // two 16-row tiles from -0.0 and stores them; after a barrier of its
 // subgroup (the rows it reads are its subgroup's) every thread reads its 7
 // results, gives a zero result the sign of its zero products alone (tensor
@@ -159,27 +159,25 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK-NEXT:    %[[CHUNK1:.*]] = vector.from_elements %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]], %[[PAD]] : vector<8xf16>
 // CHECK-NEXT:    vector.store %[[CHUNK1]], %[[XS]][%[[AT1]]] {alignment = 16 : i64} : memref<1536xf16, 3>, vector<8xf16>
 // CHECK-NEXT:    gpu.barrier{{$}}
-// CHECK-NEXT:    %[[K:.*]] = arith.remui %[[TID]], %[[C16]] : index
-// CHECK-NEXT:    %[[J:.*]] = arith.divui %[[TID]], %[[C16]] : index
-// CHECK-NEXT:    %[[KROW:.*]] = arith.muli %[[K]], %[[C16]] : index
-// CHECK-NEXT:    %[[SAT:.*]] = arith.addi %[[KROW]], %[[J]] : index
-// CHECK-NEXT:    %[[INK:.*]] = arith.cmpi ult, %[[K]], %[[C3:.*]] : index
-// CHECK-NEXT:    %[[INO:.*]] = arith.cmpi ult, %[[J]], %[[C7:.*]] : index
-// CHECK-NEXT:    %[[IN:.*]] = arith.andi %[[INO]], %[[INK]] : i1
-// CHECK-NEXT:    %[[OO:.*]] = arith.minui %[[J]], %[[C6:.*]] : index
-// CHECK-NEXT:    %[[KK:.*]] = arith.minui %[[K]], %[[C2:.*]] : index
-// CHECK-NEXT:    %[[OROW:.*]] = arith.muli %[[OO]], %[[C3]] : index
-// CHECK-NEXT:    %[[OK:.*]] = arith.addi %[[OROW]], %[[KK]] : index
-// CHECK-NEXT:    %[[WAT:.*]] = arith.addi %[[OK]], %[[C32:.*]] : index
-// CHECK-NEXT:    %[[WV:.*]] = memref.load %[[W]][%[[WAT]]] : memref<?xf16>
-// CHECK-NEXT:    %[[WPAD:.*]] = arith.constant -0.000000e+00 : f16
-// CHECK-NEXT:    %[[WSEL:.*]] = arith.select %[[IN]], %[[WV]], %[[WPAD]] : f16
-// CHECK-NEXT:    memref.store %[[WSEL]], %[[WS]][%[[SAT]]] : memref<256xf16, 3>
-// CHECK-NEXT:    %[[I1:.*]] = arith.addi %[[TID]], %[[C64]] : index
-// CHECK-NEXT:    arith.remui %[[I1]], %[[C16]] : index
-// CHECK-COUNT-2: memref.store %{{.*}}, %[[WS]]
-// CHECK:         memref.store %{{.*}}, %[[WS]]
-// CHECK-NEXT:    gpu.barrier
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[TID]] to %[[C256]] step %[[C64]] {
+// CHECK-NEXT:      %[[K:.*]] = arith.remui %[[I]], %[[C16]] : index
+// CHECK-NEXT:      %[[J:.*]] = arith.divui %[[I]], %[[C16]] : index
+// CHECK-NEXT:      %[[KROW:.*]] = arith.muli %[[K]], %[[C16]] : index
+// CHECK-NEXT:      %[[SAT:.*]] = arith.addi %[[KROW]], %[[J]] : index
+// CHECK-NEXT:      %[[INK:.*]] = arith.cmpi ult, %[[K]], %[[C3:.*]] : index
+// CHECK-NEXT:      %[[INO:.*]] = arith.cmpi ult, %[[J]], %[[C7:.*]] : index
+// CHECK-NEXT:      %[[IN:.*]] = arith.andi %[[INO]], %[[INK]] : i1
+// CHECK-NEXT:      %[[OO:.*]] = arith.minui %[[J]], %[[C6:.*]] : index
+// CHECK-NEXT:      %[[KK:.*]] = arith.minui %[[K]], %[[C2:.*]] : index
+// CHECK-NEXT:      %[[OROW:.*]] = arith.muli %[[OO]], %[[C3]] : index
+// CHECK-NEXT:      %[[OK:.*]] = arith.addi %[[OROW]], %[[KK]] : index
+// CHECK-NEXT:      %[[WAT:.*]] = arith.addi %[[OK]], %[[C32:.*]] : index
+// CHECK-NEXT:      %[[WV:.*]] = memref.load %[[W]][%[[WAT]]] : memref<?xf16>
+// CHECK-NEXT:      %[[WPAD:.*]] = arith.constant -0.000000e+00 : f16
+// CHECK-NEXT:      %[[WSEL:.*]] = arith.select %[[IN]], %[[WV]], %[[WPAD]] : f16
+// CHECK-NEXT:      memref.store %[[WSEL]], %[[WS]][%[[SAT]]] : memref<256xf16, 3>
+// CHECK-NEXT:    }
+// CHECK-NEXT:    gpu.barrier{{$}}
 // CHECK-NEXT:    %[[ACC0:.*]] = gpu.subgroup_mma_constant_matrix %[[NEGZERO]] : !gpu.mma_matrix<16x16xf32, "COp">
 // CHECK-NEXT:    %[[C:.*]] = scf.for %[[KT:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ACC0]]) -> (!gpu.mma_matrix<16x16xf32, "COp">) {
 // CHECK-NEXT:      %[[KOFF:.*]] = arith.muli %[[KT]], %[[C16]] : index
@@ -264,7 +262,7 @@ func.func @mma_f16(%x: !coopvec.vec<3, f16>, %w: memref<?xf16>, %off: index) -> 
 // Two output tiles (20 = 16 + 4 outputs) and two k-steps (24 inputs padded
 // to 32). `transpose` of a row-major 24 x 20 matrix: W(o, k) = A[k, o] at
 // k * 20 + o, so consecutive threads copy consecutive outputs (j is the
-// fast index of the slice; 8 copies a thread, unrolled). Each tile:
+// fast index of the slice). Each tile:
 // barrier, copy, barrier, multiply, subgroup barrier, read. Workgroup
 // memory: 64 x 32 f16 inputs (rows of 40), a 32 x 16 f16 slice and 64 x 16
 // f32 results (rows of 20): 5120 + 1024 + 5120 bytes.
@@ -276,10 +274,12 @@ func.func @mma_f16(%x: !coopvec.vec<3, f16>, %w: memref<?xf16>, %off: index) -> 
 // CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[C40:.*]] = arith.constant 40 : index
+// CHECK-DAG:     %[[C512:.*]] = arith.constant 512 : index
 // CHECK:         gpu.barrier
-// CHECK-NEXT:    %[[J:.*]] = arith.remui %[[TID:.*]], %[[C16]] : index
-// CHECK-NEXT:    %[[K:.*]] = arith.divui %[[TID]], %[[C16]] : index
-// CHECK:         %[[OO:.*]] = arith.minui %[[J]], %{{.*}} : index
+// CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[C512]] step %{{.*}} {
+// CHECK-NEXT:      %[[J:.*]] = arith.remui %[[I]], %[[C16]] : index
+// CHECK-NEXT:      %[[K:.*]] = arith.divui %[[I]], %[[C16]] : index
+// CHECK:           %[[OO:.*]] = arith.minui %[[J]], %{{.*}} : index
 // CHECK-NEXT:      %[[KK:.*]] = arith.minui %[[K]], %{{.*}} : index
 // CHECK-NEXT:      %[[KROW:.*]] = arith.muli %[[KK]], %[[C20]] : index
 // CHECK-NEXT:      %[[AT:.*]] = arith.addi %[[OO]], %[[KROW]] : index
@@ -292,11 +292,11 @@ func.func @mma_f16(%x: !coopvec.vec<3, f16>, %w: memref<?xf16>, %off: index) -> 
 // CHECK-COUNT-4: vector.load %{{.*}} {alignment = 16 : i64} : memref<1280xf32, 3>, vector<4xf32>
 // CHECK:         scf.for {{.*}} -> (f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32, f32) {
 // CHECK:         gpu.barrier{{$}}
-// CHECK-NEXT:    %[[J:.*]] = arith.remui %[[TID]], %[[C16]] : index
-// CHECK-NEXT:    %[[K:.*]] = arith.divui %[[TID]], %[[C16]] : index
-// CHECK-NEXT:    %[[O:.*]] = arith.addi %[[J]], %[[C16]] : index
-// CHECK:         arith.cmpi ult, %[[O]], %[[C20]] : index
-// CHECK-COUNT-8: memref.store %{{.*}}, %[[WS]]
+// CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %[[C512]] step %{{.*}} {
+// CHECK-NEXT:      %[[J:.*]] = arith.remui %[[I]], %[[C16]] : index
+// CHECK-NEXT:      %[[K:.*]] = arith.divui %[[I]], %[[C16]] : index
+// CHECK-NEXT:      %[[O:.*]] = arith.addi %[[J]], %[[C16]] : index
+// CHECK:           arith.cmpi ult, %[[O]], %[[C20]] : index
 // CHECK:         gpu.barrier
 // CHECK-COUNT-2: gpu.subgroup_mma_store_matrix
 // CHECK-NEXT:    gpu.barrier {coopvec.subgroup_barrier}
@@ -444,27 +444,27 @@ func.func @tf32(%x: !coopvec.vec<9, f32>, %w: memref<?xf32>) -> !coopvec.vec<4, 
 // 64 + k * 2 + o.
 // CHECK-LABEL: gpu.func @simt_layouts_kernel(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>,
-// CHECK:         gpu.barrier
+// CHECK:         scf.for
 // CHECK:           %[[OO:.*]] = arith.minui %{{.*}}, %[[CM2:.*]] : index
 // CHECK-NEXT:      %[[KK:.*]] = arith.minui %{{.*}}, %[[CM1:.*]] : index
 // CHECK-NEXT:      %[[R:.*]] = arith.muli %[[OO]], %[[CM2]] : index
 // CHECK-NEXT:      %[[RK:.*]] = arith.addi %[[R]], %[[KK]] : index
 // CHECK-NEXT:      memref.load %[[W]][%[[RK]]]
-// CHECK:         gpu.barrier
+// CHECK:         scf.for
 // CHECK:           %[[OO:.*]] = arith.minui
 // CHECK-NEXT:      %[[KK:.*]] = arith.minui
 // CHECK-NEXT:      %[[C:.*]] = arith.muli %[[KK]], %[[CM3:.*]] : index
 // CHECK-NEXT:      %[[CO:.*]] = arith.addi %[[OO]], %[[C]] : index
 // CHECK-NEXT:      %[[CAT:.*]] = arith.addi %[[CO]], %[[CM8:.*]] : index
 // CHECK-NEXT:      memref.load %[[W]][%[[CAT]]]
-// CHECK:         gpu.barrier
+// CHECK:         scf.for
 // CHECK:           %[[OO:.*]] = arith.minui
 // CHECK-NEXT:      %[[KK:.*]] = arith.minui
 // CHECK-NEXT:      %[[I:.*]] = arith.muli %[[OO]], %[[CM2]] : index
 // CHECK-NEXT:      %[[IK:.*]] = arith.addi %[[I]], %[[KK]] : index
 // CHECK-NEXT:      %[[IAT:.*]] = arith.addi %[[IK]], %[[CM32:.*]] : index
 // CHECK-NEXT:      memref.load %[[W]][%[[IAT]]]
-// CHECK:         gpu.barrier
+// CHECK:         scf.for
 // CHECK:           %[[OO:.*]] = arith.minui
 // CHECK-NEXT:      %[[KK:.*]] = arith.minui
 // CHECK-NEXT:      %[[T:.*]] = arith.muli %[[KK]], %[[CM2]] : index
