@@ -262,10 +262,10 @@ func.func @mma_f16(%x: !coopvec.vec<3, f16>, %w: memref<?xf16>, %off: index) -> 
 // Two output tiles (20 = 16 + 4 outputs) and two k-steps (24 inputs padded
 // to 32). `transpose` of a row-major 24 x 20 matrix: W(o, k) = A[k, o] at
 // k * 20 + o, so consecutive threads copy consecutive outputs (j is the
-// fast index of the slice). Each tile:
-// barrier, copy, barrier, multiply, subgroup barrier, read. Workgroup
-// memory: 64 x 32 f16 inputs (rows of 40), a 32 x 16 f16 slice and 64 x 16
-// f32 results (rows of 20): 5120 + 1024 + 5120 bytes.
+// fast index of the slice). Each tile: barrier, copy, barrier, multiply,
+// subgroup barrier, read. Workgroup memory: 64 x 32 f16 inputs (rows of
+// 40), a 32 x 16 f16 slice and 64 x 16 f32 results (rows of 20): 5120 +
+// 1024 + 5120 bytes.
 // CHECK-LABEL: gpu.func @mma_tiles_kernel(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>,
 // CHECK-SAME:      coopvec.workgroup_memory = 11264 : i64
