@@ -20,7 +20,12 @@
 #      the same time;
 #   4. test/Integration/GPU, test/Integration/Vulkan, test/tools/coopvec-run
 #      and test/CAPI (but cuda.test and vulkan.test, whose suites step 3
-#      ran, and ptxas.test, which needs no GPU and takes minutes there).
+#      ran, ptxas.test, which needs no GPU and takes minutes there, and
+#      cooperative-matrix.test, which needs no GPU either and reads SPIR-V
+#      back with mlir-translate, which the bundle leaves out).
+# On a device that flushes f32 subnormals (the H200's Vulkan driver) step 3's
+# Vulkan suite fails in exactly the four files vulkan.test leaves out there
+# (special-values, math-accuracy, expand-math, fma-exact: docs/testing.md).
 # Logs go to $OUT (the device tool's folder) or BUNDLE_DIR/out; the end of
 # each is printed. Exit status: the number of steps that failed.
 # GPU_RUN_SKIP, an extended regular expression, names steps to leave out
@@ -76,7 +81,8 @@ step mlp-gpu 180 build/bench/mlp-gpu
 step lit-cuda 180 "${lit[@]}" -j8 --param coopvec_run_target=cuda build/test/Integration/CPU &
 step lit-vulkan 180 "${lit[@]}" -j8 --param coopvec_run_target=vulkan build/test/Integration/CPU &
 wait
-step lit-rest 90 "${lit[@]}" -j16 --filter-out '(cuda|vulkan|ptxas)\.test' \
+step lit-rest 90 "${lit[@]}" -j16 \
+  --filter-out '(cuda|vulkan|ptxas|cooperative-matrix)\.test' \
   build/test/Integration/GPU build/test/Integration/Vulkan \
   build/test/tools/coopvec-run build/test/CAPI
 
