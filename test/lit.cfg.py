@@ -19,13 +19,21 @@ config.test_exec_root = os.path.join(config.coopvec_obj_root, "test")
 # CPU target itself (a CPU --pipeline) is `%if !coopvec-run-target %{ %}`.
 # The outputs go to their own tree, so that such a run may go on beside the
 # plain one.
+# `--param coopvec_run_options=--emulate-mma` adds options of that target
+# to every such coopvec-run (test/Integration/Vulkan/vulkan-emulate-mma.test
+# runs the suite with the tensor-core schedule emulated on lavapipe), and
+# names the output tree after them.
 run_target = lit_config.params.get("coopvec_run_target")
 if run_target:
-    config.name = "coopvec-" + run_target
+    run_options = lit_config.params.get("coopvec_run_options", "")
+    tree = run_target + "".join(
+        "-" + word.strip("-") for word in run_options.split())
+    config.name = "coopvec-" + tree
     config.test_exec_root = os.path.join(config.coopvec_obj_root, "test",
-                                         "target-" + run_target)
+                                         "target-" + tree)
     config.substitutions.append((r"(?<![\w/.-])coopvec-run(?= )",
-                                 "coopvec-run --target=" + run_target))
+                                 "coopvec-run --target=" + run_target +
+                                 (" " + run_options if run_options else "")))
     config.substitutions.append((r" --lanes=[0-9]+", ""))
     config.available_features.add("coopvec-run-target")
 

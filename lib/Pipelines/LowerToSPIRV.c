@@ -16,6 +16,11 @@
 //                            say it (the execution engine reads it from the
 //                            device), else the pipeline is refused.
 //
+// `emulate-mma=true` runs the tensor-core schedule in either mode with its
+// tile products as FMAs (convert-coopvec-to-gpu matvec=auto
+// emulate-mma=true): no cooperative-matrix op, any device; CI runs the
+// Integration suite so on lavapipe.
+//
 // Inside the gpu.module, coopvec-expand-math turns math.sin, exp, ... into
 // arith + math.fma code first: convert-math-to-spirv would make them GLSL
 // extended instructions, whose accuracy Vulkan leaves to the driver.
@@ -41,7 +46,7 @@ typedef struct SPIRVOptions {
   int deviceCooperativeMatrix;                      // -1: not given
   int64_t subgroupSize, blockSize, workgroupMemory; // blockSize 0: default
   bool atomicFloat, binary, preserve, denormPreserve, roundingModeRTE,
-      opaqueF16Extension, boundsChecks;
+      opaqueF16Extension, boundsChecks, emulateMMA;
   char shapes[128];
   const char *reduceMode; // convert-coopvec-to-gpu's reduce-mode
   CoopvecBuffer error;    // the first bad option
@@ -127,6 +132,9 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
   } else if (coopvecStringRefIs(key, "bounds-checks")) {
     if (!parseBool(value, &o->boundsChecks))
       badValue(o, key, value, "true or false");
+  } else if (coopvecStringRefIs(key, "emulate-mma")) {
+    if (!parseBool(value, &o->emulateMMA))
+      badValue(o, key, value, "true or false");
   } else if (coopvecStringRefIs(key, "reduce-mode")) {
     static const char *const modes[] = {"direct", "local", "expand", "auto"};
     bool known = false;
@@ -151,7 +159,7 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
         "subgroup-size, block-size, workgroup-memory, atomic-float, "
         "cooperative-matrix-shapes, signed-zero-inf-nan-preserve, "
         "denorm-preserve, rounding-mode-rte, opaque-f16-extension, "
-        "bounds-checks, reduce-mode, binary)",
+        "bounds-checks, reduce-mode, emulate-mma, binary)",
         (int)key.length, key.data);
   }
 }
@@ -188,8 +196,8 @@ static void parseOptions(MlirStringRef text, SPIRVOptions *o) {
     o->mode =
         o->deviceCooperativeMatrix == 1 ? ModeCooperativeMatrix : ModePortable;
   }
-  if (o->mode == ModeCooperativeMatrix && o->subgroupSize % 16 &&
-      !o->error.size)
+  if (o->mode == ModeCooperativeMatrix && !o->emulateMMA &&
+      o->subgroupSize % 16 && !o->error.size)
     coopvecBufferAppendf(
         &o->error,
         "mode=cooperative-matrix stages the vectors of a "
@@ -230,14 +238,15 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
                                void *userData) {
   SPIRVOptions o;
   parseOptions(text, &o); // checked by checkLowerToSPIRV
-  bool cooperative = o.mode == ModeCooperativeMatrix;
+  // Emulated tile products need no cooperative matrix, in either mode.
+  bool cooperative = o.mode == ModeCooperativeMatrix && !o.emulateMMA;
   CoopvecBuffer pipeline = {0};
   coopvecBufferAppendf(
       &pipeline,
       "coopvec-verify,"
       "convert-coopvec-to-gpu{matvec=%s block-size=%lld subgroup-size=%lld "
       "workgroup-memory=%lld builtin-lane-id=true bounds-checks=%s "
-      "reduce-mode=%s},"
+      "reduce-mode=%s emulate-mma=%s},"
       "gpu.module(coopvec-expand-math,canonicalize,cse,"
       "loop-invariant-code-motion,coopvec-prepare-spirv{subgroup-size=%lld "
       "atomic-float=%s "
@@ -253,11 +262,12 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       "denorm-preserve=%s rounding-mode-rte=%s},"
       "canonicalize,cse,spirv-update-vce,"
       "coopvec-declare-spirv-capabilities))%s",
-      cooperative ? "auto" : "simt", (long long)blockSizeOf(&o),
+      cooperative || o.emulateMMA ? "auto" : "simt", (long long)blockSizeOf(&o),
       (long long)conversionSubgroupSize(&o), (long long)o.workgroupMemory,
       o.boundsChecks ? "true" : "false", o.reduceMode,
-      (long long)o.subgroupSize, o.atomicFloat ? "true" : "false",
-      cooperative ? "true" : "false", o.shapes, o.preserve ? "true" : "false",
+      o.emulateMMA ? "true" : "false", (long long)o.subgroupSize,
+      o.atomicFloat ? "true" : "false", cooperative ? "true" : "false",
+      o.shapes, o.preserve ? "true" : "false",
       o.denormPreserve ? "true" : "false", o.roundingModeRTE ? "true" : "false",
       o.opaqueF16Extension ? "true" : "false", o.preserve ? "true" : "false",
       o.denormPreserve ? "true" : "false", o.roundingModeRTE ? "true" : "false",
@@ -280,7 +290,7 @@ const CoopvecPipelineDef coopvecLowerToSPIRVPipelineDef = {
                    "cooperative-matrix-shapes, "
                    "signed-zero-inf-nan-preserve, denorm-preserve, "
                    "rounding-mode-rte, opaque-f16-extension, bounds-checks, "
-                   "reduce-mode, binary",
+                   "reduce-mode, emulate-mma, binary",
     .expand = expandLowerToSPIRV,
     .check = checkLowerToSPIRV,
 };

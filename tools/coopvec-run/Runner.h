@@ -69,6 +69,7 @@ typedef struct Options {
   const char *pipeline;
   const char *reduceMode; // --reduce-mode: direct, local, expand or auto
   const char *laneRefill; // --lane-refill: true, false or auto (CPU)
+  bool emulateMMA;        // --emulate-mma (cuda, vulkan)
   const char *sharedLibs[8];
   int numSharedLibs;
   int64_t lanes;

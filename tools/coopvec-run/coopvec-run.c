@@ -47,7 +47,7 @@ static const char kUsage[] =
     "         [--out=PREFIX | -o DIR] [--save-inputs=PREFIX] [--print]\n"
     "         [--check [--rtol=R] [--atol=A]] [--reference] [--time]\n"
     "         [--lanes=L] [--reduce-mode=direct|local|expand|auto]\n"
-    "         [--lane-refill=true|false|auto]\n"
+    "         [--lane-refill=true|false|auto] [--emulate-mma]\n"
     "         [--pipeline=PIPELINE] [--lowered=FILE]\n"
     "         [--shared-lib=PATH ...] [--threads=N]\n"
     "         [--target=cpu|cuda|vulkan [--device=N]]\n"
@@ -111,6 +111,8 @@ static bool parseFlag(const char *arg, Options *options) {
     options->time = true;
   else if (strcmp(arg, "--list-devices") == 0)
     options->listDevices = true;
+  else if (strcmp(arg, "--emulate-mma") == 0)
+    options->emulateMMA = true;
   else
     return false;
   return true;
@@ -277,11 +279,17 @@ static ParseStatus parseOptions(int argc, char **argv, Options *options,
   const char *lowering = options->lanes        ? "lanes"
                          : options->reduceMode ? "reduce-mode"
                          : options->laneRefill ? "lane-refill"
+                         : options->emulateMMA ? "emulate-mma"
                                                : NULL;
   if (options->pipeline && lowering) {
     runError("--%s is an option of the default pipeline; with --pipeline, "
              "give it in the pipeline (coopvec-lower-to-<target>{%s=...})",
              lowering, lowering);
+    return ParseError;
+  }
+  if (options->target == CoopvecTargetCPU && options->emulateMMA) {
+    runError("--emulate-mma is an option of the cuda and vulkan targets, not "
+             "of 'cpu'");
     return ParseError;
   }
   if (options->target == CoopvecTargetCPU && options->hasDevice) {
@@ -547,8 +555,9 @@ static MlirModule parseLowered(const Options *options, MlirContext ctx,
   return lowered;
 }
 
-/// The default pipeline's options from --lanes, --reduce-mode and
-/// --lane-refill ("lanes=8 reduce-mode=local"), or "" for none.
+/// The default pipeline's options from --lanes, --reduce-mode,
+/// --lane-refill and --emulate-mma ("lanes=8 reduce-mode=local"), or ""
+/// for none.
 static void pipelineOptionsOf(const Options *options, char *text, size_t size) {
   int length = 0;
   text[0] = '\0';
@@ -558,8 +567,11 @@ static void pipelineOptionsOf(const Options *options, char *text, size_t size) {
     length += snprintf(text + length, size - (size_t)length, "%sreduce-mode=%s",
                        length ? " " : "", options->reduceMode);
   if (options->laneRefill)
-    snprintf(text + length, size - (size_t)length, "%slane-refill=%s",
-             length ? " " : "", options->laneRefill);
+    length += snprintf(text + length, size - (size_t)length, "%slane-refill=%s",
+                       length ? " " : "", options->laneRefill);
+  if (options->emulateMMA)
+    snprintf(text + length, size - (size_t)length, "%semulate-mma=true",
+             length ? " " : "");
 }
 
 /// Creates the engine: the target, the pipeline (--pipeline, or the

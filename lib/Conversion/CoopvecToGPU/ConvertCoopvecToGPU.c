@@ -43,6 +43,7 @@ typedef struct ConvertOptions {
   bool builtinLaneId;
   bool boundsChecks;
   char reduceMode[COOPVEC_OPTION_STRING_MAX];
+  bool emulateMMA;
 } ConvertOptions;
 
 enum {
@@ -88,6 +89,9 @@ static void resolveOptions(const ConvertOptions *options, GPUConfig *config,
   config->registerElements = options->registerElements;
   config->builtinLaneId = options->builtinLaneId;
   config->boundsChecks = options->boundsChecks;
+  config->emulateMMA = options->emulateMMA;
+  config->tileThreads =
+      gpuTileThreads(options->subgroupSize, options->emulateMMA);
   if (!coopvecParseReduceMode(options->reduceMode, &config->reduceMode))
     coopvecBufferAppendf(message, "reduce-mode=%s is not a mode; use %s",
                          options->reduceMode, coopvecReduceModeValues);
@@ -324,8 +328,12 @@ static void createPrologue(GPULowering *l, MlirLocation loc) {
   MlirValue lane =
       coopvecBuildBinaryOp(b, "arith.remui", l->threadInBlock,
                            indexConstant(l, l->config->subgroupSize));
-  l->subgroupRow =
-      coopvecBuildBinaryOp(b, "arith.subi", l->threadInBlock, lane);
+  MlirValue inTile =
+      l->config->tileThreads == l->config->subgroupSize
+          ? lane
+          : coopvecBuildBinaryOp(b, "arith.remui", l->threadInBlock,
+                                 indexConstant(l, l->config->tileThreads));
+  l->tileRow = coopvecBuildBinaryOp(b, "arith.subi", l->threadInBlock, inTile);
   if (l->config->builtinLaneId) {
     // Lane 0 of the subgroup the hardware formed, whatever its size; a
     // subgroup without a valid thread adds -0.0, which changes nothing.
@@ -537,6 +545,14 @@ static const CoopvecPassOption convertOptions[] = {
      "address summed with subgroup reductions, one atomic per distinct "
      "address; their control flow runs masked), expand (the same as local "
      "on a GPU) or auto (direct)"},
+    {"emulate-mma", CoopvecOptionBool, offsetof(ConvertOptions, emulateMMA),
+     "false",
+     "run the tensor-core schedule (its staging, indexing, barriers and "
+     "masking) with each 16 x 16 tile product computed by the tile's "
+     "threads in f32 FMAs instead of gpu.subgroup_mma ops, so that it runs "
+     "and is tested where there are no tensor cores or cooperative "
+     "matrices (lavapipe); a tile group is the subgroup, or 32 threads (a "
+     "warp) when the subgroup is smaller"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {

@@ -55,6 +55,8 @@ typedef struct GPUConfig {
   bool builtinLaneId;           // leader: gpu.lane_id == 0 (any subgroup size)
   bool boundsChecks;            // run-time checks of accesses (Memory.c)
   CoopvecReduceMode reduceMode; // scatter-adds (ReduceMode.h), resolved
+  bool emulateMMA;              // tile products in FMAs (GPUMatvec.c)
+  int64_t tileThreads;          // threads whose rows form the staged tiles
 } GPUConfig;
 
 /// The workgroup buffers the tensor-core matvecs of a kernel share, in
@@ -83,6 +85,12 @@ void gpuPlanFree(GPUPlan *plan);
 /// Tensor-core tiles: 16 x 16 outputs; k is 16 for f16 and 8 for tf32.
 enum { GPU_MMA_TILE = 16 };
 int64_t gpuMMAKStep(GPUSchedule schedule);
+/// The threads whose rows one tensor-core tile group stages and
+/// multiplies: the subgroup (the MMA ops are subgroup operations); when
+/// emulating, at least 32, an NVIDIA warp (two 16-row tiles, each result
+/// tile computed 8 results a thread, as there), which may span subgroups.
+enum { GPU_EMULATED_TILE_THREADS = 32 };
+int64_t gpuTileThreads(int64_t subgroupSize, bool emulateMMA);
 /// Bytes of one element of a staged input tile: 2 (f16) or 4 (tf32).
 int64_t gpuStagingElementBytes(GPUSchedule schedule);
 /// Threads move their rows of the staged tiles in 16-byte vectors, and
@@ -109,7 +117,7 @@ typedef struct GPULowering {
   MlirValue thread;        // block_id * blockSize + threadInBlock
   MlirValue valid;         // thread < n
   MlirValue row;           // valid ? thread : 0: a row every argument has
-  MlirValue subgroupRow;   // threadInBlock of the subgroup's lane 0
+  MlirValue tileRow;       // threadInBlock of its tile group's first thread
   MlirValue leader;        // lane 0 of a subgroup with a valid thread
   MlirValue isLast;        // thread == n - 1
   /// Staging buffers in workgroup memory (null when not needed).
@@ -121,6 +129,21 @@ static inline GPULowering *gpuOf(CoopvecPerThread *p) {
   return (GPULowering *)p->target;
 }
 
+/// fma(w, x, acc) with w widened to f32, marked as a dot product's step
+/// (COOPVEC_GPU_ACCUMULATE_ATTR: the target may round it twice).
+MlirValue gpuBuildAccumulate(CoopvecBuilder *b, MlirValue w, MlirValue x,
+                             MlirValue acc);
+/// One 16 x 16 tile product of the tensor-core schedule (GPUMatvec.c):
+/// rows [rowStart, rowStart + 16) of the staged inputs (`rowStride`
+/// elements a row, the first `paddedInputs` used) times the staged
+/// paddedInputs x 16 weight slice, from -0.0, stored to the same rows of
+/// the result tiles (l->output, GPU_OUTPUT_ROW_STRIDE f32 a row).
+typedef struct GPUTileProduct {
+  MlirValue input, weights, rowStart;
+  int64_t rowStride, paddedInputs;
+} GPUTileProduct;
+/// The product without tensor cores (emulate-mma, GPUEmulatedMMA.c).
+void gpuEmulateTileProduct(GPULowering *l, const GPUTileProduct *product);
 /// Thread-mapping hooks (CoopvecThreadMapping).
 bool gpuLowerStore(CoopvecPerThread *p, MlirOperation op);
 bool gpuLowerMatvec(CoopvecPerThread *p, MlirOperation op);

@@ -15,7 +15,8 @@
 //                                          outside W, in any layout
 //     barrier
 //     for each 16-row tile m of X:         (S / 16 tiles)
-//       C = -0.0; for k: C += X[m, k] B[k]   gpu.subgroup_mma_*, f32 C
+//       C = -0.0; for k: C += X[m, k] B[k]   gpu.subgroup_mma_*, f32 C (or
+//                                          FMAs: emulate-mma, GPUEmulatedMMA.c)
 //       Y[m] = C
 //     subgroup barrier                     (Y[m] is the subgroup's own rows)
 //     y_{16n + j} = Y[t, j] (+ b_{16n+j})  every thread reads its row, in
@@ -243,8 +244,9 @@ static void stageWeightSlice(GPULowering *l, const Matvec *m, int64_t tile) {
 }
 
 /// C = sum over k-steps of X[rows, k] B[k, :] from -0.0, for the 16 rows
-/// of the subgroup's tile that start at row `first`; stored to Y.
-static void multiplyRowTile(GPULowering *l, const Matvec *m, int64_t first) {
+/// of the subgroup's tile that start at row `rowStart`; stored to Y.
+static void multiplyRowTile(GPULowering *l, const Matvec *m,
+                            MlirValue rowStart) {
   CoopvecBuilder *b = &l->p.body;
   MlirContext ctx = l->p.ctx;
   int64_t kStep = gpuMMAKStep(m->schedule);
@@ -254,7 +256,6 @@ static void multiplyRowTile(GPULowering *l, const Matvec *m, int64_t first) {
   MlirType bType = coopvecMMAMatrixType(ctx, kStep, GPU_MMA_TILE, stage, "BOp");
   MlirType cType =
       coopvecMMAMatrixType(ctx, GPU_MMA_TILE, GPU_MMA_TILE, l->p.f32, "COp");
-  MlirValue rowStart = gpuAddIndex(l, b, l->subgroupRow, first);
   MlirValue init =
       coopvecBuildMMAConstant(b, cType, coopvecPerThreadConstant(&l->p, -0.0));
   CoopvecLoop loop = coopvecBuildFor(b, indexConstant(l, 0),
@@ -362,6 +363,18 @@ static void readOutputTile(GPULowering *l, Matvec *m, int64_t tile) {
   }
 }
 
+/// The 16 rows from `rowStart` of X times B into Y: on tensor cores, or
+/// emulated (emulate-mma, GPUEmulatedMMA.c).
+static void multiplyTile(GPULowering *l, const Matvec *m, MlirValue rowStart) {
+  if (!l->config->emulateMMA) {
+    multiplyRowTile(l, m, rowStart);
+    return;
+  }
+  GPUTileProduct product = {m->inputBuffer, m->weightBuffer, rowStart,
+                            m->rowStride, m->paddedInputs};
+  gpuEmulateTileProduct(l, &product);
+}
+
 static void emitTensorCoreMatvec(GPULowering *l, Matvec *m) {
   bool f16 = m->schedule == GPUScheduleMMAF16;
   m->inputBuffer = f16 ? l->inputF16 : l->inputF32;
@@ -375,11 +388,14 @@ static void emitTensorCoreMatvec(GPULowering *l, Matvec *m) {
     coopvecBuildBarrier(&l->p.body);
     stageWeightSlice(l, m, tile);
     coopvecBuildBarrier(&l->p.body);
-    for (int64_t first = 0; first < l->config->subgroupSize;
+    for (int64_t first = 0; first < l->config->tileThreads;
          first += GPU_MMA_TILE)
-      multiplyRowTile(l, m, first);
-    // A thread reads the row its own subgroup stored.
-    coopvecBuildSubgroupBarrier(&l->p.body);
+      multiplyTile(l, m, gpuAddIndex(l, &l->p.body, l->tileRow, first));
+    // A thread reads the row its own tile group stored.
+    if (l->config->tileThreads == l->config->subgroupSize)
+      coopvecBuildSubgroupBarrier(&l->p.body);
+    else
+      coopvecBuildBarrier(&l->p.body);
     readOutputTile(l, m, tile);
   }
 }
@@ -388,10 +404,8 @@ static void emitTensorCoreMatvec(GPULowering *l, Matvec *m) {
 // SIMT
 //===----------------------------------------------------------------------===//
 
-/// fma(w, x, acc) widened to f32, marked as a dot product's step
-/// (COOPVEC_GPU_ACCUMULATE_ATTR: the target may round it twice).
-static MlirValue accumulate(CoopvecBuilder *b, MlirValue w, MlirValue x,
-                            MlirValue acc) {
+MlirValue gpuBuildAccumulate(CoopvecBuilder *b, MlirValue w, MlirValue x,
+                             MlirValue acc) {
   MlirValue sum =
       coopvecBuildTernaryOp(b, "math.fma", coopvecWidenToF32(b, w), x, acc);
   mlirOperationSetDiscardableAttributeByName(
@@ -413,7 +427,8 @@ static MlirValue dotProduct(GPULowering *l, CoopvecBuilder *b, const Matvec *m,
                          ? constantWeightIndex(l, m, oConstant, k)
                          : weightIndex(l, b, m, o, indexConstant(l, k));
       MlirValue w = coopvecBuildMemrefLoad(b, m->view->buffer, at);
-      acc = accumulate(b, w, coopvecOperandElement(p, m->input, k), acc);
+      acc =
+          gpuBuildAccumulate(b, w, coopvecOperandElement(p, m->input, k), acc);
     }
     return acc;
   }
@@ -424,7 +439,7 @@ static MlirValue dotProduct(GPULowering *l, CoopvecBuilder *b, const Matvec *m,
   MlirValue x = gpuLoadRow(p, in, input->tile, loop.inductionVar);
   MlirValue w = coopvecBuildMemrefLoad(
       in, m->view->buffer, weightIndex(l, in, m, o, loop.inductionVar));
-  MlirValue sum = accumulate(in, w, x, coopvecLoopIterArg(&loop, 0));
+  MlirValue sum = gpuBuildAccumulate(in, w, x, coopvecLoopIterArg(&loop, 0));
   coopvecFinishFor(&loop, 1, &sum);
   return mlirOperationGetResult(loop.op, 0);
 }

@@ -26,6 +26,12 @@ int64_t gpuMMAKStep(GPUSchedule schedule) {
   return schedule == GPUScheduleMMATF32 ? 8 : 16;
 }
 
+int64_t gpuTileThreads(int64_t subgroupSize, bool emulateMMA) {
+  return emulateMMA && subgroupSize < GPU_EMULATED_TILE_THREADS
+             ? GPU_EMULATED_TILE_THREADS
+             : subgroupSize;
+}
+
 int64_t gpuStagingElementBytes(GPUSchedule schedule) {
   return schedule == GPUScheduleMMAF16 ? 2 : 4;
 }
@@ -67,8 +73,13 @@ static GPUSchedule tensorCoreSchedule(MlirOperation op, const GPUConfig *config,
                                       const char **why) {
   MlirType matrix = mlirValueGetType(mlirOperationGetOperand(op, 0));
   bool f16 = mlirTypeIsAF16(coopvecMatrixTypeGetElementType(matrix));
-  if (config->subgroupSize % GPU_MMA_TILE != 0) {
-    *why = "a subgroup size that is a multiple of 16 (the tensor-core tile)";
+  if (config->tileThreads % GPU_MMA_TILE != 0 ||
+      config->blockSize % config->tileThreads != 0) {
+    *why = config->emulateMMA
+               ? "a block size that is a multiple of 32 (the emulated "
+                 "tile group)"
+               : "a subgroup size that is a multiple of 16 (the "
+                 "tensor-core tile)";
     return 0;
   }
   if (!f16 && !config->allowTF32) {

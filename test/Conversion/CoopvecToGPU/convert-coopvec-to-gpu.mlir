@@ -5,6 +5,7 @@
 // RUN: coopvec-opt --split-input-file --pass-pipeline='builtin.module(convert-coopvec-to-gpu{block-size=64})' %s | FileCheck %s
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 register-elements=40" %s | FileCheck %s --check-prefix=REGS
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 register-elements=8" %s | FileCheck %s --check-prefix=TILED
+// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 subgroup-size=8 emulate-mma=true" %s | FileCheck %s --check-prefix=EMU
 
 // The schedules: matvec=mma puts every matvec on tensor cores (f32 as tf32
 // with allow-tf32), matvec=simt none; auto (the default) picks tensor cores
@@ -250,6 +251,46 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // DEFAULT-DAG:     memref.alloc() {alignment = 128 : i64} : memref<2560xf32, 3>
 // DEFAULT-COUNT-4: arith.addi %{{.*}}, %{{.*}} : index
 // DEFAULT:         gpu.subgroup_mma_compute
+// emulate-mma: the same staging, copies and barriers, and each 16 x 16
+// tile product in f32 FMAs by a group of 32 threads (the subgroup has 8):
+// thread t of the group computes results 8t .. 8t + 7 of the tile (row
+// 8t / 16, columns 8t % 16 + i) over the padded inputs, reading the staged
+// row (24 f16 a row) and slice, and stores them where the tensor cores
+// would (20 f32 a row). The read-back's barrier is the workgroup's, as a
+// tile group spans subgroups.
+// EMU-LABEL: gpu.func @mma_f16_kernel(
+// EMU-SAME:      coopvec.workgroup_memory = 8704 : i64
+// EMU:         %[[TID:.*]] = gpu.thread_id x
+// EMU:         %[[INGROUP:.*]] = arith.remui %[[TID]], %c32 : index
+// EMU-NEXT:    %[[GROUP:.*]] = arith.subi %[[TID]], %[[INGROUP]] : index
+// EMU:         gpu.barrier
+// EMU:         gpu.barrier
+// EMU-NEXT:    %[[T:.*]] = arith.subi %[[TID]], %[[GROUP]] : index
+// EMU-NEXT:    %[[E:.*]] = arith.muli %[[T]], %c8 : index
+// EMU-NEXT:    %[[R:.*]] = arith.divui %[[E]], %c16 : index
+// EMU-NEXT:    %[[ROW:.*]] = arith.addi %[[GROUP]], %[[R]] : index
+// EMU-NEXT:    %[[COL:.*]] = arith.remui %[[E]], %c16 : index
+// EMU-NEXT:    %[[XROW:.*]] = arith.muli %[[ROW]], %c24 : index
+// EMU-NEXT:    %[[SUMS:.*]]:8 = scf.for %[[K:.*]] = %c0 to %c16 step %c1 iter_args(%[[S0:[^ ]*]] = %[[NEGZERO:[^,]*]], {{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
+// EMU-NEXT:      %[[XAT:.*]] = arith.addi %[[XROW]], %[[K]] : index
+// EMU-NEXT:      %[[X:.*]] = memref.load %{{.*}}[%[[XAT]]] : memref<1536xf16, 3>
+// EMU-NEXT:      %[[X32:.*]] = arith.extf %[[X]] : f16 to f32
+// EMU-NEXT:      %[[BROW:.*]] = arith.muli %[[K]], %c16 : index
+// EMU-NEXT:      %[[BAT:.*]] = arith.addi %[[BROW]], %[[COL]] : index
+// EMU-NEXT:      %[[W:.*]] = memref.load %{{.*}}[%[[BAT]]] : memref<256xf16, 3>
+// EMU-NEXT:      %[[W32:.*]] = arith.extf %[[W]] : f16 to f32
+// EMU-NEXT:      %[[P0:.*]] = math.fma %[[W32]], %[[X32]], %[[S0]] {coopvec.accumulate} : f32
+// EMU:           scf.yield %[[P0]], {{.*}} : f32, f32, f32, f32, f32, f32, f32, f32
+// EMU-NEXT:    }
+// EMU-NEXT:    %[[YROW:.*]] = arith.muli %[[ROW]], %c20 : index
+// EMU-NEXT:    %[[YAT:.*]] = arith.addi %[[YROW]], %[[COL]] : index
+// EMU-NEXT:    memref.store %[[SUMS]]#0, %{{.*}}[%[[YAT]]] : memref<1280xf32, 3>
+// EMU-COUNT-7: memref.store %[[SUMS]]
+// EMU:         scf.for
+// EMU:         gpu.barrier{{$}}
+// EMU-NEXT:    arith.muli %[[TID]], %c20 : index
+// EMU-NOT:     gpu.subgroup_mma
+// EMU-NOT:     coopvec.subgroup_barrier
 func.func @mma_f16(%x: !coopvec.vec<3, f16>, %w: memref<?xf16>, %off: index) -> !coopvec.vec<7, f16> {
   %A = "coopvec.matrix_view"(%w) {offset = 64} : (memref<?xf16>) -> !coopvec.matrix<7, 3, f16, "row_major">
   %b = "coopvec.load"(%w, %off) : (memref<?xf16>, index) -> !coopvec.vec<7, f16>

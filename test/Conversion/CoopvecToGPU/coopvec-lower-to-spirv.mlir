@@ -26,6 +26,20 @@
 // RUN: not coopvec-opt %s --coopvec-lower-to-spirv="mode=cooperative-matrix subgroup-size=8" 2>&1 | FileCheck %s --check-prefix=COOP-SUBGROUP
 // RUN: not coopvec-opt %s --coopvec-lower-to-spirv="binary=maybe" 2>&1 | FileCheck %s --check-prefix=BOOL
 // RUN: not coopvec-opt %s --coopvec-lower-to-spirv="rounding-mode-rte=yes" 2>&1 | FileCheck %s --check-prefix=BOOL-RTE
+// RUN: not coopvec-opt %s --coopvec-lower-to-spirv="emulate-mma=1" 2>&1 | FileCheck %s --check-prefix=BOOL-EMULATE
+// emulate-mma: the tensor-core schedule's staging in workgroup memory, its
+// tile products as FMAs, in portable mode and in cooperative-matrix mode
+// (whose subgroup size then need not be a multiple of 16): no cooperative
+// matrix anywhere.
+// RUN: coopvec-opt %s --coopvec-lower-to-spirv="binary=false subgroup-size=8 emulate-mma=true" | FileCheck %s --check-prefix=EMULATE
+// RUN: coopvec-opt %s --coopvec-lower-to-spirv="mode=cooperative-matrix binary=false subgroup-size=8 emulate-mma=true" | FileCheck %s --check-prefix=EMULATE
+// EMULATE:     spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.3,
+// EMULATE-NOT: CooperativeMatrix
+// EMULATE:     spirv.GlobalVariable @__workgroup_mem__{{.*}} : !spirv.ptr<!spirv.struct<(!spirv.array<{{[0-9]+}} x f16>)>, Workgroup>
+// EMULATE:     spirv.func @layer_kernel() "None" attributes {coopvec.block_size = 64 : i64, coopvec.subgroup_size = 8 : i64, coopvec.workgroup_memory = {{[1-9][0-9]*}} : i64
+// EMULATE-NOT: CooperativeMatrix
+// EMULATE:     spirv.ControlBarrier <Workgroup>, <Workgroup>, <AcquireRelease|WorkgroupMemory>
+// EMULATE-NOT: CooperativeMatrix
 // A cooperative-matrix multiply of a shape the device does not have.
 // RUN: not coopvec-opt %s --coopvec-lower-to-spirv="mode=cooperative-matrix cooperative-matrix-shapes=16x8x16" 2>&1 | FileCheck %s --check-prefix=SHAPE
 // SPIR-V from a module that has none; several modules.
@@ -119,12 +133,13 @@
 
 // AUTO: error: in pipeline 'coopvec-lower-to-spirv': mode=auto chooses between portable and cooperative-matrix from what the device has, and no device was described: give device-cooperative-matrix=true|false (whether the device multiplies the cooperative-matrix-shapes; the execution engine passes what the device reports) or mode=portable|cooperative-matrix
 // MODE: error: in pipeline 'coopvec-lower-to-spirv': mode=fast is not valid: expected portable, cooperative-matrix or auto
-// OPTION: error: in pipeline 'coopvec-lower-to-spirv': unknown option 'lanes' (options: mode, device-cooperative-matrix, subgroup-size, block-size, workgroup-memory, atomic-float, cooperative-matrix-shapes, signed-zero-inf-nan-preserve, denorm-preserve, rounding-mode-rte, opaque-f16-extension, bounds-checks, reduce-mode, binary)
+// OPTION: error: in pipeline 'coopvec-lower-to-spirv': unknown option 'lanes' (options: mode, device-cooperative-matrix, subgroup-size, block-size, workgroup-memory, atomic-float, cooperative-matrix-shapes, signed-zero-inf-nan-preserve, denorm-preserve, rounding-mode-rte, opaque-f16-extension, bounds-checks, reduce-mode, emulate-mma, binary)
 // SUBGROUP: error: in pipeline 'coopvec-lower-to-spirv': subgroup-size=24 is not valid: expected a power of two from 1 to 128
 // BLOCK: error: in pipeline 'coopvec-lower-to-spirv': block-size=48 must be a multiple of the subgroup size (32)
 // COOP-SUBGROUP: error: in pipeline 'coopvec-lower-to-spirv': mode=cooperative-matrix stages the vectors of a subgroup as rows of 16 x 16 tiles: subgroup-size=8 must be a multiple of 16
 // BOOL: error: in pipeline 'coopvec-lower-to-spirv': binary=maybe is not valid: expected true or false
 // BOOL-RTE: error: in pipeline 'coopvec-lower-to-spirv': rounding-mode-rte=yes is not valid: expected true or false
+// BOOL-EMULATE: error: in pipeline 'coopvec-lower-to-spirv': emulate-mma=1 is not valid: expected true or false
 // SHAPE: error: 'gpu.subgroup_mma_compute' op multiplies 16x16x16 (MxNxK) cooperative matrices, which are not among the target's cooperative-matrix-shapes=16x8x16
 // NOSPIRV: coopvec-opt: error: the module has no SPIR-V: neither a gpu.binary with a SPIR-V object nor a gpu.module holding a spirv.module (0 gpu.module ops; run coopvec-lower-to-spirv first)
 // SPLIT: coopvec-opt: error: --emit=llvm/asm/obj/ptx/cubin/spirv produces one module and cannot be combined with --split-input-file

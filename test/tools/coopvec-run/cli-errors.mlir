@@ -39,6 +39,15 @@
 // RUN:   | FileCheck %s --check-prefix=REFILL-TARGET
 // REFILL-TARGET: coopvec-run: error: --lane-refill is an option of the cpu target, not of 'vulkan'
 
+// --emulate-mma is an option of the GPU targets' default pipelines (the
+// tensor-core schedule without tensor cores); the CPU has no such schedule.
+// RUN: not coopvec-run %s --entry=scale --random --emulate-mma 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EMULATE-CPU
+// EMULATE-CPU: coopvec-run: error: --emulate-mma is an option of the cuda and vulkan targets, not of 'cpu'
+// RUN: not coopvec-run %s --entry=scale --random --emulate-mma --target=vulkan --pipeline='builtin.module(coopvec-lower-to-spirv)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=EMULATE-PIPELINE
+// EMULATE-PIPELINE: coopvec-run: error: --emulate-mma is an option of the default pipeline; with --pipeline, give it in the pipeline (coopvec-lower-to-<target>{emulate-mma=...})
+
 // RUN: not coopvec-run %t.missing.mlir --entry=scale 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOFILE
 // NOFILE: coopvec-run: error: {{.*}}missing.mlir: cannot open: No such file or directory

@@ -1,0 +1,76 @@
+//===- GPUEmulatedMMA.c - Tile products without tensor cores --------------===//
+//
+// convert-coopvec-to-gpu{emulate-mma=true}: the tensor-core schedule of
+// GPUMatvec.c runs unchanged (the input rows staged and skewed, the
+// weight slices copied, the barriers, the result tiles read back, the
+// zero signs, the masking of threads past the batch), and only its 16 x 16
+// tile product, `gpu.subgroup_mma_*` on tensor cores, is ordinary
+// arithmetic: the T threads of the tile group (GPUConfig.tileThreads) each
+// compute 256 / T adjacent results of the tile,
+//
+//   e = (thread - tileRow) * 256 / T,  r = e / 16,  c = e % 16
+//   Y[rowStart + r, c + i] = sum_k X[rowStart + r, k] B[k, c + i]
+//                            for i < 256 / T, from -0.0,
+//
+// reading the staged X and B and writing Y where the tensor cores would.
+// The semantics are the tensor cores' (docs/execution-model.md): f16
+// products are exact in f32 and summed in f32, here by FMAs in k order
+// (the hardware's order is unspecified); a tf32 product is of the f32
+// values unrounded, within the tf32 tolerance. So a device without tensor
+// cores or cooperative matrices (lavapipe, in CI) runs and checks the
+// schedule's indexing, staging, barriers and partial tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Conversion/CoopvecToGPU/GPU.h"
+
+enum { TILE_ELEMENTS = GPU_MMA_TILE * GPU_MMA_TILE };
+
+/// The products of one k: sums[i] += X[row, k] B[k, column + i].
+static void accumulateStep(GPULowering *l, CoopvecBuilder *b,
+                           const GPUTileProduct *product, MlirValue rowAt,
+                           MlirValue column, MlirValue k, int64_t count,
+                           MlirValue *sums) {
+  MlirValue x = coopvecWidenToF32(
+      b,
+      coopvecBuildMemrefLoad(b, product->input,
+                             coopvecBuildBinaryOp(b, "arith.addi", rowAt, k)));
+  MlirValue sliceRow = gpuMulIndex(l, b, k, GPU_MMA_TILE);
+  MlirValue at = coopvecBuildBinaryOp(b, "arith.addi", sliceRow, column);
+  for (int64_t i = 0; i < count; ++i) {
+    MlirValue w =
+        coopvecBuildMemrefLoad(b, product->weights, gpuAddIndex(l, b, at, i));
+    sums[i] = gpuBuildAccumulate(b, w, x, sums[i]);
+  }
+}
+
+void gpuEmulateTileProduct(GPULowering *l, const GPUTileProduct *product) {
+  CoopvecBuilder *b = &l->p.body;
+  int64_t count = TILE_ELEMENTS / l->config->tileThreads;
+  MlirValue inGroup =
+      coopvecBuildBinaryOp(b, "arith.subi", l->threadInBlock, l->tileRow);
+  MlirValue first = gpuMulIndex(l, b, inGroup, count);
+  MlirValue tile = coopvecPerThreadIndex(&l->p, GPU_MMA_TILE);
+  MlirValue row =
+      coopvecBuildBinaryOp(b, "arith.addi", product->rowStart,
+                           coopvecBuildBinaryOp(b, "arith.divui", first, tile));
+  MlirValue column = coopvecBuildBinaryOp(b, "arith.remui", first, tile);
+  MlirValue sums[GPU_MMA_TILE];
+  for (int64_t i = 0; i < count; ++i)
+    sums[i] = coopvecPerThreadConstant(&l->p, -0.0);
+  MlirValue rowAt = gpuMulIndex(l, b, row, product->rowStride);
+  CoopvecLoop loop =
+      coopvecBuildFor(b, coopvecPerThreadIndex(&l->p, 0),
+                      coopvecPerThreadIndex(&l->p, product->paddedInputs),
+                      coopvecPerThreadIndex(&l->p, 1), count, sums);
+  for (int64_t i = 0; i < count; ++i)
+    sums[i] = coopvecLoopIterArg(&loop, i);
+  accumulateStep(l, &loop.body, product, rowAt, column, loop.inductionVar,
+                 count, sums);
+  coopvecFinishFor(&loop, count, sums);
+  MlirValue outAt = coopvecBuildBinaryOp(
+      b, "arith.addi", gpuMulIndex(l, b, row, GPU_OUTPUT_ROW_STRIDE), column);
+  for (int64_t i = 0; i < count; ++i)
+    coopvecBuildMemrefStore(b, mlirOperationGetResult(loop.op, i), l->output,
+                            gpuAddIndex(l, b, outAt, i));
+}
