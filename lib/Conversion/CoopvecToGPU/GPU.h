@@ -91,8 +91,6 @@ int64_t gpuMMAKStep(GPUSchedule schedule);
 /// tile computed 8 results a thread, as there), which may span subgroups.
 enum { GPU_EMULATED_TILE_THREADS = 32 };
 int64_t gpuTileThreads(int64_t subgroupSize, bool emulateMMA);
-/// Bytes of one element of a staged input tile: 2 (f16) or 4 (tf32).
-int64_t gpuStagingElementBytes(GPUSchedule schedule);
 /// Threads move their rows of the staged tiles in 16-byte vectors, and
 /// every row is 16 bytes longer than its data (a skew, as tiny-cuda-nn's
 /// SKEW): a 16-byte access is served in phases of 8 threads, and rows

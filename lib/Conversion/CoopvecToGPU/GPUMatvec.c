@@ -110,11 +110,10 @@ static void setOutput(GPULowering *l, Matvec *m, int64_t o, MlirValue value) {
 // Tensor cores
 //===----------------------------------------------------------------------===//
 
-/// One 16-byte chunk of the staging type: `width` elements.
-static MlirType chunkType(const Matvec *m) {
-  MlirType element =
-      mlirShapedTypeGetElementType(mlirValueGetType(m->inputBuffer));
-  int64_t width = GPU_STAGING_CHUNK_BYTES / gpuStagingElementBytes(m->schedule);
+/// One 16-byte chunk of a staged row: a vector of `element` (f16 or f32).
+static MlirType chunkOf(MlirType element) {
+  int64_t width =
+      GPU_STAGING_CHUNK_BYTES / (int64_t)(mlirFloatTypeGetWidth(element) / 8);
   return mlirVectorTypeGet(1, &width, element);
 }
 
@@ -179,7 +178,8 @@ static int64_t stageTiledChunks(GPULowering *l, const Matvec *m, MlirType type,
 /// 16-byte access phase hit 8 different groups of 4 banks (row stride
 /// 16 mod 128 bytes apart), so the stores are free of bank conflicts.
 static void stageInputRow(GPULowering *l, const Matvec *m) {
-  MlirType type = chunkType(m);
+  MlirType type =
+      chunkOf(mlirShapedTypeGetElementType(mlirValueGetType(m->inputBuffer)));
   int64_t width = mlirShapedTypeGetDimSize(type, 0);
   MlirValue rowStart = mulIndex(l, &l->p.body, l->threadInBlock, m->rowStride);
   const CoopvecElements *input = coopvecLookupElements(&l->p, m->input);
@@ -343,8 +343,8 @@ static void readOutputTile(GPULowering *l, Matvec *m, int64_t tile) {
   int64_t first = tile * GPU_MMA_TILE;
   int64_t count = m->numOutputs - first < GPU_MMA_TILE ? m->numOutputs - first
                                                        : GPU_MMA_TILE;
-  int64_t width = GPU_STAGING_CHUNK_BYTES / 4;
-  MlirType chunk = mlirVectorTypeGet(1, &width, l->p.f32);
+  MlirType chunk = chunkOf(l->p.f32);
+  int64_t width = mlirShapedTypeGetDimSize(chunk, 0);
   MlirValue values[GPU_MMA_TILE], vector = {NULL};
   for (int64_t j = 0; j < count; ++j) {
     if (j % width == 0)

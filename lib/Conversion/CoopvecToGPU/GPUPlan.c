@@ -32,13 +32,13 @@ int64_t gpuTileThreads(int64_t subgroupSize, bool emulateMMA) {
              : subgroupSize;
 }
 
-int64_t gpuStagingElementBytes(GPUSchedule schedule) {
+/// Bytes of one element of a staged input tile: 2 (f16) or 4 (tf32).
+static int64_t stagingElementBytes(GPUSchedule schedule) {
   return schedule == GPUScheduleMMAF16 ? 2 : 4;
 }
 
 int64_t gpuStagedRowStride(GPUSchedule schedule, int64_t paddedInputs) {
-  return paddedInputs +
-         GPU_STAGING_SKEW_BYTES / gpuStagingElementBytes(schedule);
+  return paddedInputs + GPU_STAGING_SKEW_BYTES / stagingElementBytes(schedule);
 }
 
 int64_t gpuStagingBytes(const GPUStaging *staging) {
