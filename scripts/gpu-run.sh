@@ -22,20 +22,26 @@
 #      and test/CAPI (but cuda.test and vulkan.test, whose suites step 3
 #      ran, ptxas.test, which needs no GPU and takes minutes there, and
 #      cooperative-matrix.test, which needs no GPU either and reads SPIR-V
-#      back with mlir-translate, which the bundle leaves out).
+#      back with mlir-translate, which the bundle leaves out);
+#   5. where Nsight Compute (ncu) is installed, a profile of the mma
+#      forward kernels of bench/mlp-gpu at batch 2^20 (steps ncu-w64 and
+#      ncu-w128, about 40 s each): its details page (stall reasons,
+#      occupancy, memory) and the SASS with its stall samples per
+#      instruction (CSV), for docs/performance.md.
 # On a device that flushes f32 subnormals (the H200's Vulkan driver) step 3's
 # Vulkan suite fails in exactly the four files vulkan.test leaves out there
 # (special-values, math-accuracy, expand-math, fma-exact: docs/testing.md).
-# Logs go to $OUT (the device tool's folder) or BUNDLE_DIR/out; the end of
-# each is printed. Exit status: the number of steps that failed.
+# Logs go to BUNDLE_DIR/out, and packed as gpu-run-logs.tar.xz to $OUT (the
+# device tool's folder, which takes back 8 files at most) when that is set;
+# the end of each is printed. Exit status: the number of steps that failed.
 # GPU_RUN_SKIP, an extended regular expression, names steps to leave out
 # (GPU_RUN_SKIP=mlp-gpu for a rerun of the tests only).
 # Usage: scripts/gpu-run.sh [BUNDLE_DIR]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 bundle="$(cd "${1:-$root/build-gpu}" && pwd)"
-out="${OUT:-$bundle/out}"
-mkdir -p "$out"
+out="$bundle/out"
+rm -rf "$out" && mkdir -p "$out"
 began=$(date +%s)
 
 # step NAME SECONDS COMMAND...: runs COMMAND into $out/NAME.txt under a
@@ -86,6 +92,29 @@ step lit-rest 90 "${lit[@]}" -j16 \
   build/test/Integration/GPU build/test/Integration/Vulkan \
   build/test/tools/coopvec-run build/test/CAPI
 
+# profile WIDTH: ncu's replay of the first mma forward kernel of width
+# WIDTH (the warm-up run; the clocks left as they are, as the bench's).
+ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | tail -1)
+profile() {
+  local report="$out/ncu-w$1"
+  "$ncu" --clock-control none -k "regex:^mlp_relu$1_kernel$" -c 1 \
+    --set full --import-source no -f -o "$report" \
+    "$PWD/build/bench/mlp-gpu" --mode=forward --width="$1" --batch=1048576 --reps=1 ||
+    return
+  "$ncu" -i "$report.ncu-rep" --page details --print-details all \
+    >"$report-details.txt" ||
+    "$ncu" -i "$report.ncu-rep" --page details >"$report-details.txt"
+  "$ncu" -i "$report.ncu-rep" --page source --csv --print-source sass \
+    >"$report-sass.csv"
+}
+if [ -n "$ncu" ]; then
+  export -f profile && export ncu out # `timeout` runs commands, not functions
+  step ncu-w64 150 bash -c 'profile 64'
+  step ncu-w128 150 bash -c 'profile 128'
+else
+  echo "== ncu: not installed, no profile"
+fi
+
 echo "== the records (whole files under $out)"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 grep -E 'CUDA Version' "$out/nvidia-smi.txt"
@@ -95,6 +124,15 @@ for log in lit-cuda lit-vulkan lit-rest; do
   echo "-- $log"
   grep -E '^(FAIL|XPASS|UNRESOLVED|TIMEOUT):|^  (Passed|Failed|Unsupported|Excluded|Timed Out)' "$out/$log.txt"
 done
+for report in "$out"/ncu-w*-details.txt; do
+  [ -e "$report" ] || continue
+  echo "-- $report"
+  grep -E 'Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Compute \(SM\) Throughput|Memory Throughput|Issue Slots Busy|Warp Cycles Per Issued|Stall|Bank' "$report" | head -40
+done
+if [ -n "${OUT:-}" ]; then
+  tar -C "$out" -cJf "$OUT/gpu-run-logs.tar.xz" --exclude='*.ncu-rep' . &&
+    cp "$out"/ncu-w*.ncu-rep "$OUT/" 2>/dev/null
+fi
 failed=$(cat "$out"/*.rc 2>/dev/null | grep -cv '^0$')
 echo "gpu-run: $failed step(s) failed, $(($(date +%s) - began)) s in all"
 exit "$failed"

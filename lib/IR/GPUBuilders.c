@@ -121,6 +121,18 @@ MlirValue coopvecBuildMMALoad(CoopvecBuilder *b, MlirType type,
                        &lead);
 }
 
+MlirValue coopvecBuildMMALoadTransposed(CoopvecBuilder *b, MlirType type,
+                                        MlirValue memref, MlirValue index,
+                                        int64_t leadDimension) {
+  MlirValue operands[] = {memref, index};
+  MlirNamedAttribute attributes[] = {
+      leadDimensionAttr(b->context, leadDimension),
+      coopvecNamedAttr(b->context, "transpose", mlirUnitAttrGet(b->context)),
+  };
+  return coopvecBuild1(b, "gpu.subgroup_mma_load_matrix", 2, operands, type, 2,
+                       attributes);
+}
+
 MlirValue coopvecBuildMMAConstant(CoopvecBuilder *b, MlirType type,
                                   MlirValue scalar) {
   return coopvecBuild1(b, "gpu.subgroup_mma_constant_matrix", 1, &scalar, type,
@@ -128,10 +140,12 @@ MlirValue coopvecBuildMMAConstant(CoopvecBuilder *b, MlirType type,
 }
 
 MlirValue coopvecBuildMMACompute(CoopvecBuilder *b, MlirValue a, MlirValue x,
-                                 MlirValue c) {
+                                 MlirValue c, bool bTransposed) {
   MlirValue operands[] = {a, x, c};
+  MlirNamedAttribute transposed =
+      coopvecNamedAttr(b->context, "b_transpose", mlirUnitAttrGet(b->context));
   return coopvecBuild1(b, "gpu.subgroup_mma_compute", 3, operands,
-                       mlirValueGetType(c), 0, NULL);
+                       mlirValueGetType(c), bTransposed ? 1 : 0, &transposed);
 }
 
 void coopvecBuildMMAStore(CoopvecBuilder *b, MlirValue value, MlirValue memref,

@@ -53,12 +53,19 @@ MlirType coopvecMMAMatrixType(MlirContext ctx, int64_t rows, int64_t cols,
 MlirValue coopvecBuildMMALoad(CoopvecBuilder *b, MlirType type,
                               MlirValue memref, MlirValue index,
                               int64_t leadDimension);
+/// The same with `transpose`: the fragment read column-major, its column c
+/// starting at index + c * lead.
+MlirValue coopvecBuildMMALoadTransposed(CoopvecBuilder *b, MlirType type,
+                                        MlirValue memref, MlirValue index,
+                                        int64_t leadDimension);
 /// `gpu.subgroup_mma_constant_matrix %scalar`.
 MlirValue coopvecBuildMMAConstant(CoopvecBuilder *b, MlirType type,
                                   MlirValue scalar);
-/// `gpu.subgroup_mma_compute %a, %b, %c`: a * b + c.
+/// `gpu.subgroup_mma_compute %a, %b, %c`: a * b + c; `bTransposed` when %b
+/// was loaded with `transpose` (NVVM's mma must name the layout its
+/// operands were loaded in).
 MlirValue coopvecBuildMMACompute(CoopvecBuilder *b, MlirValue a, MlirValue x,
-                                 MlirValue c);
+                                 MlirValue c, bool bTransposed);
 /// `gpu.subgroup_mma_store_matrix %value, %memref[%index] {leadDimension}`.
 void coopvecBuildMMAStore(CoopvecBuilder *b, MlirValue value, MlirValue memref,
                           MlirValue index, int64_t leadDimension);

@@ -133,12 +133,13 @@ MlirValue gpuBuildAccumulate(CoopvecBuilder *b, MlirValue w, MlirValue x,
                              MlirValue acc);
 /// One 16 x 16 tile product of the tensor-core schedule (GPUMatvec.c):
 /// rows [rowStart, rowStart + 16) of the staged inputs (`rowStride`
-/// elements a row, the first `paddedInputs` used) times the staged
-/// paddedInputs x 16 weight slice, from -0.0, stored to the same rows of
-/// the result tiles (l->output, GPU_OUTPUT_ROW_STRIDE f32 a row).
+/// elements a row, the first `paddedInputs` used) times the transpose of
+/// the staged 16 x paddedInputs weight slice (`weightStride` elements a
+/// row), from -0.0, stored to the same rows of the result tiles
+/// (l->output, GPU_OUTPUT_ROW_STRIDE f32 a row).
 typedef struct GPUTileProduct {
   MlirValue input, weights, rowStart;
-  int64_t rowStride, paddedInputs;
+  int64_t rowStride, weightStride, paddedInputs;
 } GPUTileProduct;
 /// The product without tensor cores (emulate-mma, GPUEmulatedMMA.c).
 void gpuEmulateTileProduct(GPULowering *l, const GPUTileProduct *product);

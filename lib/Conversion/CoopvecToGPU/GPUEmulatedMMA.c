@@ -9,10 +9,11 @@
 // compute 256 / T adjacent results of the tile,
 //
 //   e = (thread - tileRow) * 256 / T,  r = e / 16,  c = e % 16
-//   Y[rowStart + r, c + i] = sum_k X[rowStart + r, k] B[k, c + i]
+//   Y[rowStart + r, c + i] = sum_k X[rowStart + r, k] R[c + i, k]
 //                            for i < 256 / T, from -0.0,
 //
-// reading the staged X and B and writing Y where the tensor cores would.
+// reading the staged X and weight rows R and writing Y where the tensor
+// cores would.
 // The semantics are the tensor cores' (docs/execution-model.md): f16
 // products are exact in f32 and summed in f32, here by FMAs in k order
 // (the hardware's order is unspecified); a tf32 product is of the f32
@@ -26,20 +27,19 @@
 
 enum { TILE_ELEMENTS = GPU_MMA_TILE * GPU_MMA_TILE };
 
-/// The products of one k: sums[i] += X[row, k] B[k, column + i].
+/// The products of one k: sums[i] += X[row, k] R[column + i, k].
 static void accumulateStep(GPULowering *l, CoopvecBuilder *b,
                            const GPUTileProduct *product, MlirValue rowAt,
-                           MlirValue column, MlirValue k, int64_t count,
+                           MlirValue columnAt, MlirValue k, int64_t count,
                            MlirValue *sums) {
   MlirValue x = coopvecWidenToF32(
       b,
       coopvecBuildMemrefLoad(b, product->input,
                              coopvecBuildBinaryOp(b, "arith.addi", rowAt, k)));
-  MlirValue sliceRow = gpuMulIndex(l, b, k, GPU_MMA_TILE);
-  MlirValue at = coopvecBuildBinaryOp(b, "arith.addi", sliceRow, column);
+  MlirValue at = coopvecBuildBinaryOp(b, "arith.addi", columnAt, k);
   for (int64_t i = 0; i < count; ++i) {
-    MlirValue w =
-        coopvecBuildMemrefLoad(b, product->weights, gpuAddIndex(l, b, at, i));
+    MlirValue w = coopvecBuildMemrefLoad(
+        b, product->weights, gpuAddIndex(l, b, at, i * product->weightStride));
     sums[i] = gpuBuildAccumulate(b, w, x, sums[i]);
   }
 }
@@ -59,13 +59,14 @@ void gpuEmulateTileProduct(GPULowering *l, const GPUTileProduct *product) {
   for (int64_t i = 0; i < count; ++i)
     sums[i] = coopvecPerThreadConstant(&l->p, -0.0);
   MlirValue rowAt = gpuMulIndex(l, b, row, product->rowStride);
+  MlirValue columnAt = gpuMulIndex(l, b, column, product->weightStride);
   CoopvecLoop loop =
       coopvecBuildFor(b, coopvecPerThreadIndex(&l->p, 0),
                       coopvecPerThreadIndex(&l->p, product->paddedInputs),
                       coopvecPerThreadIndex(&l->p, 1), count, sums);
   for (int64_t i = 0; i < count; ++i)
     sums[i] = coopvecLoopIterArg(&loop, i);
-  accumulateStep(l, &loop.body, product, rowAt, column, loop.inductionVar,
+  accumulateStep(l, &loop.body, product, rowAt, columnAt, loop.inductionVar,
                  count, sums);
   coopvecFinishFor(&loop, count, sums);
   MlirValue outAt = coopvecBuildBinaryOp(

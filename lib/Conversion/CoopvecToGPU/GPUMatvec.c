@@ -10,22 +10,29 @@
 //                                          memory, in 16-byte vectors
 //   for each 16-column output tile n:     (unrolled: Mp / 16 tiles)
 //     barrier
-//     B[k, j] = W(16n + j, k)              all threads of the workgroup copy
-//                                          the Kp x 16 weight slice, -0.0
-//                                          outside W, in any layout
+//     R[j, k] = W(16n + j, k)              all threads of the workgroup copy
+//                                          the 16 x Kp weight slice, -0.0
+//                                          outside W, in 16-byte vectors
+//                                          where the layout allows
 //     barrier
 //     for each 16-row tile m of X:         (S / 16 tiles)
-//       C = -0.0; for k: C += X[m, k] B[k]   gpu.subgroup_mma_*, f32 C (or
+//       C = -0.0; for k: C += X[m, k] R^T   gpu.subgroup_mma_*, f32 C, R
+//                                          read as a column-major B (or
 //                                          FMAs: emulate-mma, GPUEmulatedMMA.c)
 //       Y[m] = C
 //     subgroup barrier                     (Y[m] is the subgroup's own rows)
 //     y_{16n + j} = Y[t, j] (+ b_{16n+j})  every thread reads its row, in
 //                                          16-byte vectors
 //
-// The rows of X and Y are 16 bytes longer than their data (GPU.h,
+// The rows of X, R and Y are 16 bytes longer than their data (GPU.h,
 // GPU_STAGING_SKEW_BYTES): with rows of 2^n bytes, the 32 threads of a
 // warp writing or reading their rows all hit one bank of workgroup memory
-// (a 32-way conflict per access).
+// (a 32-way conflict per access). R holds W's rows as they are in a
+// row-major W (k contiguous), so the copy moves whole 16-byte vectors and
+// the tensor cores read it as the column-major B = R^T: an H200 profile
+// (docs/performance.md) showed the k-major slice of 16 columns costing
+// 8-way conflicts on its 2-byte stores and 2-way on its transposed
+// fragment loads.
 //
 // Padding contributes (+0.0) * (-0.0) = -0.0, the additive identity, so
 // padded sums equal unpadded ones; padded output columns are dropped.
@@ -194,7 +201,7 @@ static void stageInputRow(GPULowering *l, const Matvec *m) {
     stagePaddedChunk(l, m, type, rowStart, chunk, zero);
 }
 
-/// Splits the slice index `i` into (k, j) so that consecutive threads read
+/// Splits the slice index `i` into (j, k) so that consecutive threads read
 /// consecutive weights when the layout allows.
 static void sliceCoordinates(GPULowering *l, CoopvecBuilder *b, const Matvec *m,
                              MlirValue i, MlirValue *k, MlirValue *j) {
@@ -225,11 +232,25 @@ static MlirValue paddedWeight(GPULowering *l, CoopvecBuilder *b,
       coopvecBuildFloatConstant(b, mlirValueGetType(weight), -0.0));
 }
 
-/// The workgroup copies the Kp x 16 slice B[k, j] = W(16 tile + j, k),
-/// row-major, each thread every blockSize-th element. (Unrolling this loop,
-/// so that a thread's loads are in flight together, changed nothing
-/// measurable on an H200 and cost 9 registers: docs/performance.md.)
-static void stageWeightSlice(GPULowering *l, const Matvec *m, int64_t tile) {
+/// The element stride of the rows of R: Kp + the skew.
+static int64_t weightRowStride(const Matvec *m) {
+  return gpuStagedRowStride(m->schedule, m->paddedInputs);
+}
+
+/// Whether whole 16-byte vectors of W's rows can be copied: k contiguous,
+/// and every row start 16-byte aligned (buffers are: docs/execution-
+/// model.md, "GPU targets").
+static bool copiesWeightChunks(const Matvec *m, MlirType chunk) {
+  int64_t width = mlirShapedTypeGetDimSize(chunk, 0);
+  return m->inputStride == 1 && m->numInputs % width == 0 &&
+         m->outputStride % width == 0 && m->view->base % width == 0;
+}
+
+/// The copy of R element by element, each thread every blockSize-th.
+/// (Unrolling this loop, so that a thread's loads are in flight together,
+/// changed nothing measurable on an H200 and cost 9 registers:
+/// docs/performance.md.)
+static void stageWeightElements(GPULowering *l, const Matvec *m, int64_t tile) {
   int64_t count = m->paddedInputs * GPU_MMA_TILE;
   CoopvecLoop loop =
       coopvecBuildFor(&l->p.body, l->threadInBlock, indexConstant(l, count),
@@ -238,12 +259,56 @@ static void stageWeightSlice(GPULowering *l, const Matvec *m, int64_t tile) {
   MlirValue k, j;
   sliceCoordinates(l, b, m, loop.inductionVar, &k, &j);
   MlirValue o = gpuAddIndex(l, b, j, tile * GPU_MMA_TILE);
-  MlirValue at = addIndex(b, mulIndex(l, b, k, GPU_MMA_TILE), j);
+  MlirValue at = addIndex(b, mulIndex(l, b, j, weightRowStride(m)), k);
   coopvecBuildMemrefStore(b, paddedWeight(l, b, m, o, k), m->weightBuffer, at);
   coopvecFinishFor(&loop, 0, NULL);
 }
 
-/// C = sum over k-steps of X[rows, k] B[k, :] from -0.0, for the 16 rows
+/// The copy of R in 16-byte vectors: chunk i is row i / (Kp / width),
+/// elements from k = width * (i % (Kp / width)); -0.0 outside W (the load
+/// clamped to a valid chunk).
+static void stageWeightChunks(GPULowering *l, const Matvec *m, int64_t tile,
+                              MlirType chunk) {
+  int64_t width = mlirShapedTypeGetDimSize(chunk, 0);
+  int64_t perRow = m->paddedInputs / width;
+  CoopvecLoop loop = coopvecBuildFor(
+      &l->p.body, l->threadInBlock, indexConstant(l, perRow * GPU_MMA_TILE),
+      indexConstant(l, l->config->blockSize), 0, NULL);
+  CoopvecBuilder *b = &loop.body;
+  MlirValue i = loop.inductionVar;
+  MlirValue j = coopvecBuildBinaryOp(b, "arith.divui", i,
+                                     indexConstant(l, perRow));
+  MlirValue k = mulIndex(
+      l, b, coopvecBuildBinaryOp(b, "arith.remui", i, indexConstant(l, perRow)),
+      width);
+  MlirValue o = gpuAddIndex(l, b, j, tile * GPU_MMA_TILE);
+  MlirValue inside = coopvecBuildBinaryOp(
+      b, "arith.andi",
+      coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, o, indexConstant(l, m->numOutputs)),
+      coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, k, indexConstant(l, m->numInputs)));
+  MlirValue oo = coopvecBuildBinaryOp(b, "arith.minui", o,
+                                      indexConstant(l, m->numOutputs - 1));
+  MlirValue kk = coopvecBuildBinaryOp(b, "arith.minui", k,
+                                      indexConstant(l, m->numInputs - width));
+  MlirValue loaded = gpuBuildAlignedVectorLoad(b, chunk, m->view->buffer,
+                                               weightIndex(l, b, m, oo, kk));
+  MlirValue zero = coopvecBuildFloatSplatConstant(b, chunk, -0.0);
+  MlirValue at = addIndex(b, mulIndex(l, b, j, weightRowStride(m)), k);
+  gpuBuildAlignedVectorStore(b, coopvecBuildSelect(b, inside, loaded, zero),
+                             m->weightBuffer, at);
+  coopvecFinishFor(&loop, 0, NULL);
+}
+
+/// The workgroup copies the 16 x Kp slice R[j, k] = W(16 tile + j, k).
+static void stageWeightSlice(GPULowering *l, const Matvec *m, int64_t tile) {
+  MlirType chunk = chunkOf(m->view->element);
+  if (copiesWeightChunks(m, chunk))
+    stageWeightChunks(l, m, tile, chunk);
+  else
+    stageWeightElements(l, m, tile);
+}
+
+/// C = sum over k-steps of X[rows, k] R^T[k, :] from -0.0, for the 16 rows
 /// of the subgroup's tile that start at row `rowStart`; stored to Y.
 static void multiplyRowTile(GPULowering *l, const Matvec *m,
                             MlirValue rowStart) {
@@ -266,11 +331,11 @@ static void multiplyRowTile(GPULowering *l, const Matvec *m,
                            mulIndex(l, in, loop.inductionVar, kStep));
   MlirValue a =
       coopvecBuildMMALoad(in, aType, m->inputBuffer, aAt, m->rowStride);
-  MlirValue x = coopvecBuildMMALoad(
-      in, bType, m->weightBuffer,
-      mulIndex(l, in, loop.inductionVar, kStep * GPU_MMA_TILE), GPU_MMA_TILE);
+  MlirValue x = coopvecBuildMMALoadTransposed(
+      in, bType, m->weightBuffer, mulIndex(l, in, loop.inductionVar, kStep),
+      weightRowStride(m));
   MlirValue sum =
-      coopvecBuildMMACompute(in, a, x, coopvecLoopIterArg(&loop, 0));
+      coopvecBuildMMACompute(in, a, x, coopvecLoopIterArg(&loop, 0), true);
   coopvecFinishFor(&loop, 1, &sum);
   coopvecBuildMMAStore(b, mlirOperationGetResult(loop.op, 0), l->output,
                        mulIndex(l, b, rowStart, GPU_OUTPUT_ROW_STRIDE),
@@ -301,11 +366,11 @@ static void sumZeroProducts(GPULowering *l, const Matvec *m,
   MlirValue x = coopvecWidenToF32(
       in, coopvecBuildMemrefLoad(in, m->inputBuffer,
                                  addIndex(in, rowStart, loop.inductionVar)));
-  MlirValue sliceRow = mulIndex(l, in, loop.inductionVar, GPU_MMA_TILE);
   MlirValue next[GPU_MMA_TILE];
   for (int64_t j = 0; j < count; ++j) {
-    MlirValue w = coopvecBuildMemrefLoad(in, m->weightBuffer,
-                                         gpuAddIndex(l, in, sliceRow, j));
+    MlirValue w = coopvecBuildMemrefLoad(
+        in, m->weightBuffer,
+        gpuAddIndex(l, in, loop.inductionVar, j * weightRowStride(m)));
     MlirValue product =
         coopvecBuildBinaryOp(in, "arith.mulf", coopvecWidenToF32(in, w), x);
     MlirValue productIsZero =
@@ -371,7 +436,7 @@ static void multiplyTile(GPULowering *l, const Matvec *m, MlirValue rowStart) {
     return;
   }
   GPUTileProduct product = {m->inputBuffer, m->weightBuffer, rowStart,
-                            m->rowStride, m->paddedInputs};
+                            m->rowStride, weightRowStride(m), m->paddedInputs};
   gpuEmulateTileProduct(l, &product);
 }
 

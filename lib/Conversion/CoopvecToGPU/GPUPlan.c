@@ -4,7 +4,7 @@
 // (f16, or f32 as tf32 when allowed) when the options, the subgroup size
 // and the workgroup memory allow it, per-thread FMA loops otherwise. A
 // tensor-core matvec stages each subgroup's inputs (subgroup size x K,
-// padded, rows skewed by 16 bytes: GPU.h) and a 16-column slice of the weights
+// padded, rows skewed by 16 bytes: GPU.h) and a slice of 16 weight rows (skewed)
 // in workgroup memory and reads its 16-column result tiles back from there; the
 // matvecs of a kernel share these buffers, so the kernel needs the largest of
 // their needs, which must fit `workgroup-memory`.
@@ -54,7 +54,7 @@ static GPUStaging withMatvec(GPUStaging staging, const GPUConfig *config,
                              GPUSchedule schedule, int64_t inputs) {
   int64_t padded = gpuRoundUp(inputs, gpuMMAKStep(schedule));
   int64_t input = config->blockSize * gpuStagedRowStride(schedule, padded);
-  int64_t weight = padded * GPU_MMA_TILE;
+  int64_t weight = GPU_MMA_TILE * gpuStagedRowStride(schedule, padded);
   if (schedule == GPUScheduleMMAF16) {
     staging.inputF16 = max64(staging.inputF16, input);
     staging.weightF16 = max64(staging.weightF16, weight);

@@ -20,6 +20,9 @@
 //   - math.floor, ceil, round, roundeven, absf, copysign and sqrt, which
 //     convert-gpu-to-nvvm refuses as llvm.intr.* ops (it wants libdevice
 //     calls), become calls of the same LLVM intrinsics (MathIntrinsics.c);
+//   - a `vector.load` of a kernel's memref argument at a constant, 16-byte
+//     aligned index says so (`alignment = 16`, AlignedLoads.c), as the
+//     kernel ABI aligns the arguments: LLVM reads it in 16-byte vectors;
 //   - the target: LLVM's NVPTX backend only warns about an unknown chip or
 //     feature and aborts the process on an instruction the chip lacks, so
 //     the `#nvvm.target` is checked first: a chip LLVM knows, sm_70 or newer
@@ -310,9 +313,10 @@ static void runPrepare(MlirOperation gpuModule, MlirExternalPass pass,
   for (intptr_t i = 0; ok && i < list.count; ++i)
     ok = rewriteOp(gpuModule, list.ops[i], &kernel, &allocs);
   free(list.ops);
-  if (ok)
+  if (ok) {
     coopvecRewriteMathIntrinsics(gpuModule);
-  else
+    coopvecAlignKernelArgumentLoads(gpuModule);
+  } else
     mlirExternalPassSignalFailure(pass);
 }
 

@@ -16,4 +16,9 @@
 /// convert-math-to-llvm has made them llvm.intr.* ops.
 void coopvecRewriteMathIntrinsics(MlirOperation gpuModule);
 
+/// Declares the 16-byte alignment of every `vector.load` of a kernel's
+/// memref argument at a constant index that is 16-byte aligned
+/// (AlignedLoads.c): the kernel ABI aligns the arguments.
+void coopvecAlignKernelArgumentLoads(MlirOperation gpuModule);
+
 #endif // COOPVEC_LIB_CONVERSION_PREPARENVVM_PREPARENVVM_H

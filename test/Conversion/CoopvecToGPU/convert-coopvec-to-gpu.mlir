@@ -14,7 +14,7 @@
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 matvec=mma allow-tf32=true" %s | FileCheck %s --check-prefix=MMA
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 allow-tf32=true" %s | FileCheck %s --check-prefix=MMA
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 matvec=simt" %s | FileCheck %s --check-prefix=SIMT
-// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 workgroup-memory=8703" %s | FileCheck %s --check-prefix=BUDGET
+// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 workgroup-memory=8959" %s | FileCheck %s --check-prefix=BUDGET
 
 // The defaults: 128 threads per block, staging sized for it.
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu %s | FileCheck %s --check-prefix=DEFAULT
@@ -122,11 +122,14 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 
 // An odd width: 3 inputs padded to 16, 7 outputs to one 16-column tile.
 // Workgroup memory: the input tiles (64 threads x 16 f16, rows skewed by 8
-// f16 to 24), a 16 x 16 weight slice (f16) and the f32 result tiles (64 x
-// 16, rows skewed by 4 f32 to 20): 3072 + 512 + 5120 bytes.
+// f16 to 24), a 16 x 16 slice of weight rows (f16, rows skewed to 24) and
+// the f32 result tiles (64 x 16, rows skewed by 4 f32 to 20): 3072 + 768 +
+// 5120 bytes.
 // Every thread writes its row (the input rounded to f16, then +0.0
-// padding) in 16-byte vectors; the workgroup copies the weight slice
-// B[k, j] = W(j, k) with -0.0 outside W (read at a clamped index); each
+// padding) in 16-byte vectors; the workgroup copies the weight rows
+// R[j, k] = W(j, k) with -0.0 outside W (read at a clamped index, element
+// by element: 3 inputs are no whole 16-byte vector), which the tensor
+// cores read as the column-major B = R^T (`transpose`); each
 // subgroup multiplies its
 // two 16-row tiles from -0.0 and stores them; after a barrier of its
 // subgroup (the rows it reads are its subgroup's) every thread reads its 7
@@ -135,9 +138,9 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // thread with a zero result) and adds the bias.
 // CHECK-LABEL: gpu.func @mma_f16_kernel(
 // CHECK-SAME:      %[[N:[^:]*]]: index, %[[X:[^:]*]]: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>, %[[OFF:[^:]*]]: index, %[[OUT:[^:]*]]: memref<?xf16>) kernel
-// CHECK-SAME:      coopvec.workgroup_memory = 8704 : i64
+// CHECK-SAME:      coopvec.workgroup_memory = 8960 : i64
 // CHECK-DAG:     %[[XS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<1536xf16, 3>
-// CHECK-DAG:     %[[WS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<256xf16, 3>
+// CHECK-DAG:     %[[WS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<384xf16, 3>
 // CHECK-DAG:     %[[YS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<1280xf32, 3>
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
@@ -163,8 +166,8 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK-NEXT:    scf.for %[[I:.*]] = %[[TID]] to %[[C256]] step %[[C64]] {
 // CHECK-NEXT:      %[[K:.*]] = arith.remui %[[I]], %[[C16]] : index
 // CHECK-NEXT:      %[[J:.*]] = arith.divui %[[I]], %[[C16]] : index
-// CHECK-NEXT:      %[[KROW:.*]] = arith.muli %[[K]], %[[C16]] : index
-// CHECK-NEXT:      %[[SAT:.*]] = arith.addi %[[KROW]], %[[J]] : index
+// CHECK-NEXT:      %[[JROW:.*]] = arith.muli %[[J]], %[[C24]] : index
+// CHECK-NEXT:      %[[SAT:.*]] = arith.addi %[[JROW]], %[[K]] : index
 // CHECK-NEXT:      %[[INK:.*]] = arith.cmpi ult, %[[K]], %[[C3:.*]] : index
 // CHECK-NEXT:      %[[INO:.*]] = arith.cmpi ult, %[[J]], %[[C7:.*]] : index
 // CHECK-NEXT:      %[[IN:.*]] = arith.andi %[[INO]], %[[INK]] : i1
@@ -176,7 +179,7 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK-NEXT:      %[[WV:.*]] = memref.load %[[W]][%[[WAT]]] : memref<?xf16>
 // CHECK-NEXT:      %[[WPAD:.*]] = arith.constant -0.000000e+00 : f16
 // CHECK-NEXT:      %[[WSEL:.*]] = arith.select %[[IN]], %[[WV]], %[[WPAD]] : f16
-// CHECK-NEXT:      memref.store %[[WSEL]], %[[WS]][%[[SAT]]] : memref<256xf16, 3>
+// CHECK-NEXT:      memref.store %[[WSEL]], %[[WS]][%[[SAT]]] : memref<384xf16, 3>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    gpu.barrier{{$}}
 // CHECK-NEXT:    %[[ACC0:.*]] = gpu.subgroup_mma_constant_matrix %[[NEGZERO]] : !gpu.mma_matrix<16x16xf32, "COp">
@@ -185,9 +188,9 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK-NEXT:      %[[ROWOFF:.*]] = arith.muli %[[SUBROW]], %[[C24]] : index
 // CHECK-NEXT:      %[[AAT:.*]] = arith.addi %[[ROWOFF]], %[[KOFF]] : index
 // CHECK-NEXT:      %[[A:.*]] = gpu.subgroup_mma_load_matrix %[[XS]][%[[AAT]]] {leadDimension = 24 : index} : memref<1536xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
-// CHECK-NEXT:      %[[BAT:.*]] = arith.muli %[[KT]], %[[C256]] : index
-// CHECK-NEXT:      %[[B:.*]] = gpu.subgroup_mma_load_matrix %[[WS]][%[[BAT]]] {leadDimension = 16 : index} : memref<256xf16, 3> -> !gpu.mma_matrix<16x16xf16, "BOp">
-// CHECK-NEXT:      %[[D:.*]] = gpu.subgroup_mma_compute %[[A]], %[[B]], %[[ACC]] : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
+// CHECK-NEXT:      %[[BAT:.*]] = arith.muli %[[KT]], %[[C16]] : index
+// CHECK-NEXT:      %[[B:.*]] = gpu.subgroup_mma_load_matrix %[[WS]][%[[BAT]]] {leadDimension = 24 : index, transpose} : memref<384xf16, 3> -> !gpu.mma_matrix<16x16xf16, "BOp">
+// CHECK-NEXT:      %[[D:.*]] = gpu.subgroup_mma_compute %[[A]], %[[B]], %[[ACC]] {b_transpose} : !gpu.mma_matrix<16x16xf16, "AOp">, !gpu.mma_matrix<16x16xf16, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
 // CHECK-NEXT:      scf.yield %[[D]] : !gpu.mma_matrix<16x16xf32, "COp">
 // CHECK-NEXT:    }
 // CHECK-NEXT:    %[[YAT:.*]] = arith.muli %[[SUBROW]], %[[C20]] : index
@@ -211,8 +214,7 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK-NEXT:      %[[XAT:.*]] = arith.addi %[[XROW]], %[[KZ]] : index
 // CHECK-NEXT:      %[[XK:.*]] = memref.load %[[XS]][%[[XAT]]] : memref<1536xf16, 3>
 // CHECK-NEXT:      %[[XK32:.*]] = arith.extf %[[XK]] : f16 to f32
-// CHECK-NEXT:      %[[BROW:.*]] = arith.muli %[[KZ]], %[[C16]] : index
-// CHECK-NEXT:      %[[WK:.*]] = memref.load %[[WS]][%[[BROW]]] : memref<256xf16, 3>
+// CHECK-NEXT:      %[[WK:.*]] = memref.load %[[WS]][%[[KZ]]] : memref<384xf16, 3>
 // CHECK-NEXT:      %[[WK32:.*]] = arith.extf %[[WK]] : f16 to f32
 // CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[WK32]], %[[XK32]] : f32
 // CHECK-NEXT:      %[[PZ:.*]] = arith.cmpf oeq, %[[P]], %[[ZERO]] : f32
@@ -230,7 +232,7 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK:         gpu.return
 
 // The same on tensor cores when asked for; FMA loops when told to or when
-// the 8704 bytes exceed the budget.
+// the 8960 bytes exceed the budget.
 // MMA-LABEL: gpu.func @mma_f16_kernel(
 // MMA-COUNT-2: gpu.subgroup_mma_compute
 // SIMT-LABEL:  gpu.func @mma_f16_kernel(
@@ -243,11 +245,11 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // BUDGET-SAME:      coopvec.workgroup_memory = 0 : i64
 // BUDGET-NOT:       gpu.subgroup_mma
 // BUDGET:           math.fma
-// With 128 threads the input and result tiles double: 6144 + 512 + 10240.
+// With 128 threads the input and result tiles double: 6144 + 768 + 10240.
 // DEFAULT-LABEL: gpu.func @mma_f16_kernel(
-// DEFAULT-SAME:      coopvec.workgroup_memory = 16896 : i64
+// DEFAULT-SAME:      coopvec.workgroup_memory = 17152 : i64
 // DEFAULT-DAG:     memref.alloc() {alignment = 128 : i64} : memref<3072xf16, 3>
-// DEFAULT-DAG:     memref.alloc() {alignment = 128 : i64} : memref<256xf16, 3>
+// DEFAULT-DAG:     memref.alloc() {alignment = 128 : i64} : memref<384xf16, 3>
 // DEFAULT-DAG:     memref.alloc() {alignment = 128 : i64} : memref<2560xf32, 3>
 // DEFAULT-COUNT-4: arith.addi %{{.*}}, %{{.*}} : index
 // DEFAULT:         gpu.subgroup_mma_compute
@@ -255,11 +257,11 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // tile product in f32 FMAs by a group of 32 threads (the subgroup has 8):
 // thread t of the group computes results 8t .. 8t + 7 of the tile (row
 // 8t / 16, columns 8t % 16 + i) over the padded inputs, reading the staged
-// row (24 f16 a row) and slice, and stores them where the tensor cores
+// row (24 f16 a row) and weight row (24 f16 a row), and stores them where the tensor cores
 // would (20 f32 a row). The read-back's barrier is the workgroup's, as a
 // tile group spans subgroups.
 // EMU-LABEL: gpu.func @mma_f16_kernel(
-// EMU-SAME:      coopvec.workgroup_memory = 8704 : i64
+// EMU-SAME:      coopvec.workgroup_memory = 8960 : i64
 // EMU:         %[[TID:.*]] = gpu.thread_id x
 // EMU:         %[[INGROUP:.*]] = arith.remui %[[TID]], %c32 : index
 // EMU-NEXT:    %[[GROUP:.*]] = arith.subi %[[TID]], %[[INGROUP]] : index
@@ -271,13 +273,13 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // EMU-NEXT:    %[[ROW:.*]] = arith.addi %[[GROUP]], %[[R]] : index
 // EMU-NEXT:    %[[COL:.*]] = arith.remui %[[E]], %c16 : index
 // EMU-NEXT:    %[[XROW:.*]] = arith.muli %[[ROW]], %c24 : index
+// EMU-NEXT:    %[[WROW:.*]] = arith.muli %[[COL]], %c24 : index
 // EMU-NEXT:    %[[SUMS:.*]]:8 = scf.for %[[K:.*]] = %c0 to %c16 step %c1 iter_args(%[[S0:[^ ]*]] = %[[NEGZERO:[^,]*]], {{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 // EMU-NEXT:      %[[XAT:.*]] = arith.addi %[[XROW]], %[[K]] : index
 // EMU-NEXT:      %[[X:.*]] = memref.load %{{.*}}[%[[XAT]]] : memref<1536xf16, 3>
 // EMU-NEXT:      %[[X32:.*]] = arith.extf %[[X]] : f16 to f32
-// EMU-NEXT:      %[[BROW:.*]] = arith.muli %[[K]], %c16 : index
-// EMU-NEXT:      %[[BAT:.*]] = arith.addi %[[BROW]], %[[COL]] : index
-// EMU-NEXT:      %[[W:.*]] = memref.load %{{.*}}[%[[BAT]]] : memref<256xf16, 3>
+// EMU-NEXT:      %[[BAT:.*]] = arith.addi %[[WROW]], %[[K]] : index
+// EMU-NEXT:      %[[W:.*]] = memref.load %{{.*}}[%[[BAT]]] : memref<384xf16, 3>
 // EMU-NEXT:      %[[W32:.*]] = arith.extf %[[W]] : f16 to f32
 // EMU-NEXT:      %[[P0:.*]] = math.fma %[[W32]], %[[X32]], %[[S0]] {coopvec.accumulate} : f32
 // EMU:           scf.yield %[[P0]], {{.*}} : f32, f32, f32, f32, f32, f32, f32, f32
@@ -305,13 +307,13 @@ func.func @mma_f16(%x: !coopvec.vec<3, f16>, %w: memref<?xf16>, %off: index) -> 
 // k * 20 + o, so consecutive threads copy consecutive outputs (j is the
 // fast index of the slice). Each tile: barrier, copy, barrier, multiply,
 // subgroup barrier, read. Workgroup memory: 64 x 32 f16 inputs (rows of
-// 40), a 32 x 16 f16 slice and 64 x 16 f32 results (rows of 20): 5120 +
-// 1024 + 5120 bytes.
+// 40), a 16 x 32 f16 slice of weight rows (rows of 40) and 64 x 16 f32
+// results (rows of 20): 5120 + 1280 + 5120 bytes.
 // CHECK-LABEL: gpu.func @mma_tiles_kernel(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf16>, %[[W:[^:]*]]: memref<?xf16>,
-// CHECK-SAME:      coopvec.workgroup_memory = 11264 : i64
+// CHECK-SAME:      coopvec.workgroup_memory = 11520 : i64
 // CHECK-DAG:     %[[XS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<2560xf16, 3>
-// CHECK-DAG:     %[[WS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<512xf16, 3>
+// CHECK-DAG:     %[[WS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<640xf16, 3>
 // CHECK-DAG:     %[[C20:.*]] = arith.constant 20 : index
 // CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
 // CHECK-DAG:     %[[C40:.*]] = arith.constant 40 : index
@@ -375,9 +377,9 @@ func.func @mma_tiles(%x: !coopvec.vec<24, f16>, %w: memref<?xf16>) -> !coopvec.v
 // staged as f32 (9 inputs padded to 16, two k-steps of 8). Without it, FMA
 // loops from -0.0.
 // MMA-LABEL: gpu.func @tf32_kernel(
-// MMA-SAME:      coopvec.workgroup_memory = 11264 : i64
+// MMA-SAME:      coopvec.workgroup_memory = 11520 : i64
 // MMA-DAG:     %[[XS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<1280xf32, 3>
-// MMA-DAG:     %[[WS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<256xf32, 3>
+// MMA-DAG:     %[[WS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<320xf32, 3>
 // MMA-COUNT-2: vector.store %{{.*}}, %[[XS]][%{{.*}}] {alignment = 16 : i64} : memref<1280xf32, 3>, vector<4xf32>
 // MMA-NEXT:    arith.addi
 // MMA-NEXT:    %[[LAST:.*]] = vector.from_elements %{{.*}}, %[[PAD:.*]], %[[PAD]], %[[PAD]] : vector<4xf32>
@@ -388,7 +390,7 @@ func.func @mma_tiles(%x: !coopvec.vec<24, f16>, %w: memref<?xf16>) -> !coopvec.v
 // MMA:         arith.constant -0.000000e+00 : f32
 // MMA:         scf.for {{.*}} iter_args
 // MMA:           gpu.subgroup_mma_load_matrix %[[XS]][%{{.*}}] {leadDimension = 20 : index} : memref<1280xf32, 3> -> !gpu.mma_matrix<16x8xf32, "AOp">
-// MMA:           gpu.subgroup_mma_load_matrix %[[WS]][%{{.*}}] {leadDimension = 16 : index} : memref<256xf32, 3> -> !gpu.mma_matrix<8x16xf32, "BOp">
+// MMA:           gpu.subgroup_mma_load_matrix %[[WS]][%{{.*}}] {leadDimension = 20 : index, transpose} : memref<320xf32, 3> -> !gpu.mma_matrix<8x16xf32, "BOp">
 // MMA-NEXT:      gpu.subgroup_mma_compute {{.*}} : !gpu.mma_matrix<16x8xf32, "AOp">, !gpu.mma_matrix<8x16xf32, "BOp"> -> !gpu.mma_matrix<16x16xf32, "COp">
 // CHECK-LABEL: gpu.func @tf32_kernel(
 // CHECK-SAME:      %{{[^:]*}}: index, %{{[^:]*}}: memref<?xf32>, %[[W:[^:]*]]: memref<?xf32>,
@@ -679,7 +681,7 @@ func.func @stores(%v: !coopvec.vec<2, f32>, %w: memref<?xf32>, %off: index, %m: 
 // CHECK-LABEL: module attributes {gpu.container_module} {
 // CHECK-NEXT:  gpu.module @coopvec_kernels {
 // CHECK-NEXT:    gpu.func @first_kernel(
-// CHECK-SAME:        coopvec.workgroup_memory = 8704 : i64
+// CHECK-SAME:        coopvec.workgroup_memory = 8960 : i64
 // CHECK-COUNT-3:   memref.alloc()
 // CHECK-NOT:       memref.alloc()
 // CHECK-COUNT-4:   gpu.subgroup_mma_compute

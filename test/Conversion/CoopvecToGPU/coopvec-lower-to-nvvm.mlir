@@ -46,14 +46,14 @@
 // PTX-NEXT:     )
 // PTX-NEXT:     .maxntid 128, 1, 1
 // PTX-DAG:      .shared .align 128 .b8 __coopvec_wg_layer_kernel_0[6144];
-// PTX-DAG:      .shared .align 128 .b8 __coopvec_wg_layer_kernel_1[512];
+// PTX-DAG:      .shared .align 128 .b8 __coopvec_wg_layer_kernel_1[768];
 // PTX-DAG:      .shared .align 128 .b8 __coopvec_wg_layer_kernel_2[10240];
 // PTX:          st.shared.v4.b32 [{{%rd[0-9]+}}], {
 // PTX:          st.shared.v4.b32 [{{%rd[0-9]+}}+16], {
 // PTX-NEXT:     bar.sync 0;
 // PTX:          wmma.load.a.sync.aligned.row.m16n16k16.shared.f16
-// PTX:          wmma.load.b.sync.aligned.row.m16n16k16.shared.f16
-// PTX:          wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32
+// PTX:          wmma.load.b.sync.aligned.col.m16n16k16.shared.f16
+// PTX:          wmma.mma.sync.aligned.row.col.m16n16k16.f32.f32
 // PTX:          wmma.store.d.sync.aligned.row.m16n16k16.shared.f32
 // PTX:          bar.warp.sync -1;
 // PTX-COUNT-4:  ld.shared.v4.b32
@@ -82,7 +82,8 @@
 // f32 on tensor cores as tf32 (16 x 16 x 8) with allow-tf32.
 // TF32:     .visible .entry dense_kernel(
 // TF32:     wmma.load.a.sync.aligned.row.m16n16k8.shared.tf32
-// TF32:     wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32
+// TF32:     wmma.load.b.sync.aligned.col.m16n16k8.shared.tf32
+// TF32:     wmma.mma.sync.aligned.row.col.m16n16k8.f32.tf32.tf32.f32
 
 // OLD: error: 'gpu.module' op targets sm_60; coopvec-prepare-nvvm needs sm_70 or newer
 // UNKNOWN: error: in pipeline 'coopvec-lower-to-nvvm': invalid pass element 'nvvm-attach-target{chip=sm_81 O=3}': targets chip 'sm_81', which LLVM's NVPTX backend does not know

@@ -140,3 +140,35 @@ gpu.module @barriers [#nvvm.target<chip = "sm_80">] {
     gpu.return
   }
 }
+
+// -----
+
+// A vector.load of a kernel's memref argument at a constant index whose
+// byte offset is a multiple of 16 (f16 element 2048: byte 4096; f32
+// element 4: byte 16) is declared 16-byte aligned, as the kernel ABI
+// aligns the arguments; one at another index (f16 element 3: byte 6), at a
+// varying index, of a memref that is no argument, or with its own
+// alignment stays as it is.
+// CHECK-LABEL: gpu.module @aligned_loads
+// CHECK:         vector.load %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<?xf16>, vector<64xf16>
+// CHECK-NEXT:    vector.load %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<?xf32>, vector<4xf32>
+// CHECK-NEXT:    vector.load %{{.*}}[%{{.*}}] : memref<?xf16>, vector<8xf16>
+// CHECK-NEXT:    vector.load %{{.*}}[%{{.*}}] : memref<?xf16>, vector<8xf16>
+// CHECK-NEXT:    vector.load %{{.*}}[%{{.*}}] : memref<8xf16, 3>, vector<8xf16>
+// CHECK-NEXT:    vector.load %{{.*}}[%{{.*}}] {alignment = 4 : i64} : memref<?xf32>, vector<4xf32>
+gpu.module @aligned_loads [#nvvm.target<chip = "sm_80">] {
+  gpu.func @k(%h: memref<?xf16>, %f: memref<?xf32>, %i: index) kernel {
+    %c2048 = arith.constant 2048 : index
+    %c4 = arith.constant 4 : index
+    %c3 = arith.constant 3 : index
+    %c0 = arith.constant 0 : index
+    %s = memref.alloca() : memref<8xf16, 3>
+    %0 = vector.load %h[%c2048] : memref<?xf16>, vector<64xf16>
+    %1 = vector.load %f[%c4] : memref<?xf32>, vector<4xf32>
+    %2 = vector.load %h[%c3] : memref<?xf16>, vector<8xf16>
+    %3 = vector.load %h[%i] : memref<?xf16>, vector<8xf16>
+    %4 = vector.load %s[%c0] : memref<8xf16, 3>, vector<8xf16>
+    %5 = vector.load %f[%c0] {alignment = 4} : memref<?xf32>, vector<4xf32>
+    gpu.return
+  }
+}
