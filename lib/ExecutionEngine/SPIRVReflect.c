@@ -16,6 +16,7 @@
 enum {
   kMagic = 0x07230203,
   kHeaderWords = 5,
+  kVersion1_4 = 0x00010400, // the header's version word of SPIR-V 1.4
   kMaxBound = 1 << 22, // ids; far above what any kernel has
   kWorkgroup = 4,      // StorageClass
   kStorageBuffer = 12,
@@ -327,18 +328,25 @@ static void trackWorkgroupUse(Reader *reader, uint32_t opcode, size_t at,
 }
 
 /// The Workgroup memory of the entry point that uses the most: a dispatch
-/// runs one entry point, and a driver allocates what its function uses.
-/// With function calls (which coopvec's kernels do not make) every
-/// variable of the module counts.
+/// runs one entry point, and a driver allocates what its function uses
+/// where the module says which that is, from SPIR-V 1.4 on (an entry
+/// point's interface lists every global variable it uses). In an older
+/// module every Workgroup variable counts: NVIDIA's driver (580.159, an
+/// H200) lost the device running one entry point of a SPIR-V 1.0 module
+/// whose two entry points used 30000 bytes each, 60000 together, where
+/// 49152 fit. So does every variable with function calls (which coopvec's
+/// kernels do not make).
 static void countWorkgroupMemory(Reader *reader) {
   CoopvecSPIRVModule *module = reader->module;
   uint64_t all = 0;
   for (uint32_t id = 1; id < reader->bound; ++id)
     if (isWorkgroupVariable(reader, id))
       all += variableBytes(reader, id);
+  bool listsInterfaces = reader->words[1] >= kVersion1_4;
   for (int i = 0; i < module->numEntryPoints; ++i) {
     uint32_t function = module->entryPoints[i].id;
-    uint64_t used = reader->functionCalls || !validId(reader, function)
+    uint64_t used = reader->functionCalls || !listsInterfaces ||
+                            !validId(reader, function)
                         ? all
                         : reader->ids[function].workgroupBytes;
     if (used > module->workgroupBytes)

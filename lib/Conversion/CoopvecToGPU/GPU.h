@@ -66,6 +66,10 @@ typedef struct GPUStaging {
   int64_t inputF16, weightF16; // subgroup input tiles, weight slice (f16)
   int64_t inputF32, weightF32; // the same for tf32
   int64_t output;              // f32 result tiles
+  /// Whether the result rows and the weight rows are skewed as the input
+  /// rows are; not where the skews would push a kernel past
+  /// `workgroup-memory` (GPUPlan.c).
+  bool skewedOutput, skewedWeights;
 } GPUStaging;
 
 typedef struct GPUPlan {
@@ -101,7 +105,11 @@ int64_t gpuTileThreads(int64_t subgroupSize, bool emulateMMA);
 enum { GPU_STAGING_CHUNK_BYTES = 16, GPU_STAGING_SKEW_BYTES = 16 };
 /// The element stride of a staged input row of `paddedInputs` elements.
 int64_t gpuStagedRowStride(GPUSchedule schedule, int64_t paddedInputs);
-/// The f32 stride of a row of the result tiles: 16 + the skew.
+/// The element stride of a staged weight row: skewed as the input rows
+/// where `staging` says so, else `paddedInputs`.
+int64_t gpuWeightRowStride(const GPUStaging *staging, GPUSchedule schedule,
+                           int64_t paddedInputs);
+/// The f32 stride of a skewed row of the result tiles: 16 + the skew.
 enum { GPU_OUTPUT_ROW_STRIDE = GPU_MMA_TILE + GPU_STAGING_SKEW_BYTES / 4 };
 int64_t gpuRoundUp(int64_t value, int64_t multiple);
 
@@ -127,6 +135,11 @@ static inline GPULowering *gpuOf(CoopvecPerThread *p) {
   return (GPULowering *)p->target;
 }
 
+/// The f32 stride of the kernel's result rows (GPUStaging.skewedOutput).
+static inline int64_t gpuOutputRowStride(const GPULowering *l) {
+  return l->plan->staging.skewedOutput ? GPU_OUTPUT_ROW_STRIDE : GPU_MMA_TILE;
+}
+
 /// fma(w, x, acc) with w widened to f32, marked as a dot product's step
 /// (COOPVEC_GPU_ACCUMULATE_ATTR: the target may round it twice).
 MlirValue gpuBuildAccumulate(CoopvecBuilder *b, MlirValue w, MlirValue x,
@@ -136,7 +149,7 @@ MlirValue gpuBuildAccumulate(CoopvecBuilder *b, MlirValue w, MlirValue x,
 /// elements a row, the first `paddedInputs` used) times the transpose of
 /// the staged 16 x paddedInputs weight slice (`weightStride` elements a
 /// row), from -0.0, stored to the same rows of the result tiles
-/// (l->output, GPU_OUTPUT_ROW_STRIDE f32 a row).
+/// (l->output, gpuOutputRowStride f32 a row).
 typedef struct GPUTileProduct {
   MlirValue input, weights, rowStart;
   int64_t rowStride, weightStride, paddedInputs;

@@ -70,7 +70,7 @@ void gpuEmulateTileProduct(GPULowering *l, const GPUTileProduct *product) {
                  count, sums);
   coopvecFinishFor(&loop, count, sums);
   MlirValue outAt = coopvecBuildBinaryOp(
-      b, "arith.addi", gpuMulIndex(l, b, row, GPU_OUTPUT_ROW_STRIDE), column);
+      b, "arith.addi", gpuMulIndex(l, b, row, gpuOutputRowStride(l)), column);
   for (int64_t i = 0; i < count; ++i)
     coopvecBuildMemrefStore(b, mlirOperationGetResult(loop.op, i), l->output,
                             gpuAddIndex(l, b, outAt, i));

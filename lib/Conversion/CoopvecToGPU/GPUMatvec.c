@@ -67,9 +67,9 @@ typedef struct Matvec {
   /// W(o, k) is at view->base + o * outputStride + k * inputStride.
   int64_t outputStride, inputStride;
   GPUSchedule schedule;
-  /// Tensor cores: the padded input count, the element stride of the
-  /// staged input rows, and the staging buffers.
-  int64_t paddedInputs, rowStride;
+  /// Tensor cores: the padded input count, the element strides of the
+  /// staged input rows and weight rows, and the staging buffers.
+  int64_t paddedInputs, rowStride, weightStride;
   MlirValue inputBuffer, weightBuffer;
   /// The result: its tile, or its SSA values.
   MlirValue tile;
@@ -232,11 +232,6 @@ static MlirValue paddedWeight(GPULowering *l, CoopvecBuilder *b,
       coopvecBuildFloatConstant(b, mlirValueGetType(weight), -0.0));
 }
 
-/// The element stride of the rows of R: Kp + the skew.
-static int64_t weightRowStride(const Matvec *m) {
-  return gpuStagedRowStride(m->schedule, m->paddedInputs);
-}
-
 /// Whether whole 16-byte vectors of W's rows can be copied: k contiguous,
 /// and every row start 16-byte aligned (buffers are: docs/execution-
 /// model.md, "GPU targets").
@@ -259,7 +254,7 @@ static void stageWeightElements(GPULowering *l, const Matvec *m, int64_t tile) {
   MlirValue k, j;
   sliceCoordinates(l, b, m, loop.inductionVar, &k, &j);
   MlirValue o = gpuAddIndex(l, b, j, tile * GPU_MMA_TILE);
-  MlirValue at = addIndex(b, mulIndex(l, b, j, weightRowStride(m)), k);
+  MlirValue at = addIndex(b, mulIndex(l, b, j, m->weightStride), k);
   coopvecBuildMemrefStore(b, paddedWeight(l, b, m, o, k), m->weightBuffer, at);
   coopvecFinishFor(&loop, 0, NULL);
 }
@@ -293,7 +288,7 @@ static void stageWeightChunks(GPULowering *l, const Matvec *m, int64_t tile,
   MlirValue loaded = gpuBuildAlignedVectorLoad(b, chunk, m->view->buffer,
                                                weightIndex(l, b, m, oo, kk));
   MlirValue zero = coopvecBuildFloatSplatConstant(b, chunk, -0.0);
-  MlirValue at = addIndex(b, mulIndex(l, b, j, weightRowStride(m)), k);
+  MlirValue at = addIndex(b, mulIndex(l, b, j, m->weightStride), k);
   gpuBuildAlignedVectorStore(b, coopvecBuildSelect(b, inside, loaded, zero),
                              m->weightBuffer, at);
   coopvecFinishFor(&loop, 0, NULL);
@@ -333,13 +328,13 @@ static void multiplyRowTile(GPULowering *l, const Matvec *m,
       coopvecBuildMMALoad(in, aType, m->inputBuffer, aAt, m->rowStride);
   MlirValue x = coopvecBuildMMALoadTransposed(
       in, bType, m->weightBuffer, mulIndex(l, in, loop.inductionVar, kStep),
-      weightRowStride(m));
+      m->weightStride);
   MlirValue sum =
       coopvecBuildMMACompute(in, a, x, coopvecLoopIterArg(&loop, 0), true);
   coopvecFinishFor(&loop, 1, &sum);
   coopvecBuildMMAStore(b, mlirOperationGetResult(loop.op, 0), l->output,
-                       mulIndex(l, b, rowStart, GPU_OUTPUT_ROW_STRIDE),
-                       GPU_OUTPUT_ROW_STRIDE);
+                       mulIndex(l, b, rowStart, gpuOutputRowStride(l)),
+                       gpuOutputRowStride(l));
 }
 
 /// The sum of the zero products W(16 tile + j, k) x_k alone, from -0.0,
@@ -370,7 +365,7 @@ static void sumZeroProducts(GPULowering *l, const Matvec *m,
   for (int64_t j = 0; j < count; ++j) {
     MlirValue w = coopvecBuildMemrefLoad(
         in, m->weightBuffer,
-        gpuAddIndex(l, in, loop.inductionVar, j * weightRowStride(m)));
+        gpuAddIndex(l, in, loop.inductionVar, j * m->weightStride));
     MlirValue product =
         coopvecBuildBinaryOp(in, "arith.mulf", coopvecWidenToF32(in, w), x);
     MlirValue productIsZero =
@@ -401,10 +396,11 @@ static void fixZeroSigns(GPULowering *l, const Matvec *m, MlirValue *values,
 }
 
 /// Every thread reads its row of output tile `tile` from Y, in 16-byte
-/// vectors (conflict-free as the input rows are: GPU_OUTPUT_ROW_STRIDE).
+/// vectors (conflict-free as the input rows are, when skewed:
+/// gpuOutputRowStride).
 static void readOutputTile(GPULowering *l, Matvec *m, int64_t tile) {
   CoopvecBuilder *b = &l->p.body;
-  MlirValue rowStart = mulIndex(l, b, l->threadInBlock, GPU_OUTPUT_ROW_STRIDE);
+  MlirValue rowStart = mulIndex(l, b, l->threadInBlock, gpuOutputRowStride(l));
   int64_t first = tile * GPU_MMA_TILE;
   int64_t count = m->numOutputs - first < GPU_MMA_TILE ? m->numOutputs - first
                                                        : GPU_MMA_TILE;
@@ -436,7 +432,7 @@ static void multiplyTile(GPULowering *l, const Matvec *m, MlirValue rowStart) {
     return;
   }
   GPUTileProduct product = {m->inputBuffer, m->weightBuffer, rowStart,
-                            m->rowStride, weightRowStride(m), m->paddedInputs};
+                            m->rowStride, m->weightStride, m->paddedInputs};
   gpuEmulateTileProduct(l, &product);
 }
 
@@ -446,6 +442,8 @@ static void emitTensorCoreMatvec(GPULowering *l, Matvec *m) {
   m->weightBuffer = f16 ? l->weightF16 : l->weightF32;
   m->paddedInputs = gpuRoundUp(m->numInputs, gpuMMAKStep(m->schedule));
   m->rowStride = gpuStagedRowStride(m->schedule, m->paddedInputs);
+  m->weightStride =
+      gpuWeightRowStride(&l->plan->staging, m->schedule, m->paddedInputs);
   stageInputRow(l, m);
   int64_t tiles = gpuRoundUp(m->numOutputs, GPU_MMA_TILE) / GPU_MMA_TILE;
   for (int64_t tile = 0; tile < tiles; ++tile) {

@@ -14,7 +14,9 @@
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 matvec=mma allow-tf32=true" %s | FileCheck %s --check-prefix=MMA
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 allow-tf32=true" %s | FileCheck %s --check-prefix=MMA
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 matvec=simt" %s | FileCheck %s --check-prefix=SIMT
-// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 workgroup-memory=8959" %s | FileCheck %s --check-prefix=BUDGET
+// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 workgroup-memory=8959" %s | FileCheck %s --check-prefix=SKEW-W
+// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 workgroup-memory=7935" %s | FileCheck %s --check-prefix=SKEW-X
+// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 workgroup-memory=7679" %s | FileCheck %s --check-prefix=BUDGET
 
 // The defaults: 128 threads per block, staging sized for it.
 // RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu %s | FileCheck %s --check-prefix=DEFAULT
@@ -232,7 +234,24 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK:         gpu.return
 
 // The same on tensor cores when asked for; FMA loops when told to or when
-// the 8960 bytes exceed the budget.
+// the budget is below 7680 bytes. Between, the skews go, the result rows'
+// first (8960 - 64 x 16 bytes), then the weight rows' (- 16 x 16 bytes),
+// so that the matvec stays on tensor cores.
+// SKEW-W-LABEL: gpu.func @mma_f16_kernel(
+// SKEW-W-SAME:      coopvec.workgroup_memory = 7936 : i64
+// SKEW-W-DAG:     %[[WS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<384xf16, 3>
+// SKEW-W-DAG:     %[[YS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<1024xf32, 3>
+// SKEW-W:         gpu.subgroup_mma_load_matrix %[[WS]][%{{.*}}] {leadDimension = 24 : index, transpose}
+// SKEW-W:         gpu.subgroup_mma_store_matrix %{{.*}}, %[[YS]][%{{.*}}] {leadDimension = 16 : index}
+// SKEW-X-LABEL: gpu.func @mma_f16_kernel(
+// SKEW-X-SAME:      coopvec.workgroup_memory = 7680 : i64
+// SKEW-X-DAG:     %[[WS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<256xf16, 3>
+// SKEW-X-DAG:     %[[YS:.*]] = memref.alloc() {alignment = 128 : i64} : memref<1024xf32, 3>
+// SKEW-X:         %[[WROW:.*]] = arith.muli %{{.*}}, %c16 : index
+// SKEW-X-NEXT:    %[[WAT:.*]] = arith.addi %[[WROW]], %{{.*}} : index
+// SKEW-X:         memref.store %{{.*}}, %[[WS]][%[[WAT]]] : memref<256xf16, 3>
+// SKEW-X:         gpu.subgroup_mma_load_matrix %[[WS]][%{{.*}}] {leadDimension = 16 : index, transpose}
+// SKEW-X:         gpu.subgroup_mma_store_matrix %{{.*}}, %[[YS]][%{{.*}}] {leadDimension = 16 : index}
 // MMA-LABEL: gpu.func @mma_f16_kernel(
 // MMA-COUNT-2: gpu.subgroup_mma_compute
 // SIMT-LABEL:  gpu.func @mma_f16_kernel(
