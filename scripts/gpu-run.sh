@@ -25,9 +25,10 @@
 #      back with mlir-translate, which the bundle leaves out);
 #   5. where Nsight Compute (ncu) is installed, a profile of the mma
 #      forward kernels of bench/mlp-gpu at batch 2^20 (steps ncu-w64 and
-#      ncu-w128, about 40 s each): its details page (stall reasons,
+#      ncu-w128, 15-40 s each): its details page (stall reasons,
 #      occupancy, memory) and the SASS with its stall samples per
-#      instruction (CSV), for docs/performance.md.
+#      instruction (CSV), summed per opcode by bench/ncu-sass-summary.py,
+#      for docs/performance.md.
 # On a device that flushes f32 subnormals (the H200's Vulkan driver) step 3's
 # Vulkan suite fails in exactly the four files vulkan.test leaves out there
 # (special-values, math-accuracy, expand-math, fma-exact: docs/testing.md).
@@ -124,10 +125,13 @@ for log in lit-cuda lit-vulkan lit-rest; do
   echo "-- $log"
   grep -E '^(FAIL|XPASS|UNRESOLVED|TIMEOUT):|^  (Passed|Failed|Unsupported|Excluded|Timed Out)' "$out/$log.txt"
 done
-for report in "$out"/ncu-w*-details.txt; do
-  [ -e "$report" ] || continue
-  echo "-- $report"
-  grep -E 'Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Block Limit|Compute \(SM\) Throughput|Memory Throughput|Issue Slots Busy|Warp Cycles Per Issued|Stall|Bank' "$report" | head -40
+for width in 64 128; do
+  report="$out/ncu-w$width"
+  [ -e "$report-details.txt" ] || continue
+  echo "-- $report-details.txt"
+  grep -E 'Duration|Registers Per|Achieved Occupancy|Compute \(SM\) Throughput|Memory Throughput|Lsu Wavefronts|Issue Slots Busy|Warp Cycles Per Issued|Stall (Short|Long|MIO|Barrier|Wait|LG)' \
+    "$report-details.txt" | sort -u
+  [ -s "$report-sass.csv" ] && python3 bench/ncu-sass-summary.py "$report-sass.csv" --top 15
 done
 if [ -n "${OUT:-}" ]; then
   tar -C "$out" -cJf "$OUT/gpu-run-logs.tar.xz" --exclude='*.ncu-rep' . &&

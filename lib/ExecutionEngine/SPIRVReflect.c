@@ -16,9 +16,9 @@
 enum {
   kMagic = 0x07230203,
   kHeaderWords = 5,
-  kVersion1_4 = 0x00010400, // the header's version word of SPIR-V 1.4
-  kMaxBound = 1 << 22, // ids; far above what any kernel has
-  kWorkgroup = 4,      // StorageClass
+  kVersion1_4 = 0x00010400, // SPIR-V 1.4 in the header's version word
+  kMaxBound = 1 << 22,      // ids; far above what any kernel has
+  kWorkgroup = 4,           // StorageClass
   kStorageBuffer = 12,
   kLocalSize = 17, // ExecutionMode
   kDenormPreserve = 4459,
@@ -345,10 +345,9 @@ static void countWorkgroupMemory(Reader *reader) {
   bool listsInterfaces = reader->words[1] >= kVersion1_4;
   for (int i = 0; i < module->numEntryPoints; ++i) {
     uint32_t function = module->entryPoints[i].id;
-    uint64_t used = reader->functionCalls || !listsInterfaces ||
-                            !validId(reader, function)
-                        ? all
-                        : reader->ids[function].workgroupBytes;
+    bool countsAll =
+        reader->functionCalls || !listsInterfaces || !validId(reader, function);
+    uint64_t used = countsAll ? all : reader->ids[function].workgroupBytes;
     if (used > module->workgroupBytes)
       module->workgroupBytes = used;
   }

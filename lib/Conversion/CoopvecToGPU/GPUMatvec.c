@@ -271,8 +271,8 @@ static void stageWeightChunks(GPULowering *l, const Matvec *m, int64_t tile,
       indexConstant(l, l->config->blockSize), 0, NULL);
   CoopvecBuilder *b = &loop.body;
   MlirValue i = loop.inductionVar;
-  MlirValue j = coopvecBuildBinaryOp(b, "arith.divui", i,
-                                     indexConstant(l, perRow));
+  MlirValue j =
+      coopvecBuildBinaryOp(b, "arith.divui", i, indexConstant(l, perRow));
   MlirValue k = mulIndex(
       l, b, coopvecBuildBinaryOp(b, "arith.remui", i, indexConstant(l, perRow)),
       width);
@@ -432,7 +432,7 @@ static void multiplyTile(GPULowering *l, const Matvec *m, MlirValue rowStart) {
     return;
   }
   GPUTileProduct product = {m->inputBuffer, m->weightBuffer, rowStart,
-                            m->rowStride, m->weightStride, m->paddedInputs};
+                            m->rowStride,   m->weightStride, m->paddedInputs};
   gpuEmulateTileProduct(l, &product);
 }
 

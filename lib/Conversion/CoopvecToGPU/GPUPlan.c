@@ -4,10 +4,11 @@
 // (f16, or f32 as tf32 when allowed) when the options, the subgroup size
 // and the workgroup memory allow it, per-thread FMA loops otherwise. A
 // tensor-core matvec stages each subgroup's inputs (subgroup size x K,
-// padded, rows skewed by 16 bytes: GPU.h) and a slice of 16 weight rows (skewed)
-// in workgroup memory and reads its 16-column result tiles back from there; the
-// matvecs of a kernel share these buffers, so the kernel needs the largest of
-// their needs, which must fit `workgroup-memory`.
+// padded, rows skewed by 16 bytes: GPU.h) and 16 weight rows in workgroup
+// memory and reads its 16-column result tiles back from there; the
+// matvecs of a kernel share these buffers, so the kernel needs the
+// largest of their needs, which must fit `workgroup-memory` (the skews of
+// the weight and result rows give way first: gpuPlanFunction).
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,8 +127,7 @@ static void reportBudget(MlirOperation op, const Planning *planning,
                      "workgroup-memory=%lld; use a smaller block-size "
                      "or matvec=simt",
                      (long long)gpuStagingBytes(grown),
-                     (long long)planning->config->blockSize,
-                     planning->passName,
+                     (long long)planning->config->blockSize, planning->passName,
                      (long long)planning->config->workgroupMemory);
 }
 

@@ -183,7 +183,7 @@ static MlirAttribute buildTargetEnv(MlirContext ctx, const Target *target) {
       "SPV_KHR_storage_buffer_storage_class%s%s%s]>, api=Vulkan, "
       "#spirv.resource_limits<max_compute_workgroup_invocations = 1024, "
       "max_compute_workgroup_size = [1024, 1024, 64], subgroup_size = %lld",
-      target->multiplies && o->cooperativeMatrix ? "v1.6" : "v1.3",
+      target->multiplies && o->cooperativeMatrix ? "v1.6" : "v1.4",
       o->atomicFloat ? ", AtomicFloat32AddEXT" : "",
       o->cooperativeMatrix ? ", CooperativeMatrixKHR" : "",
       o->signedZeroInfNanPreserve ? ", SignedZeroInfNanPreserve" : "",

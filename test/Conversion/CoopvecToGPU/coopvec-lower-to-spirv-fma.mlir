@@ -5,7 +5,7 @@
 // rounding the dialect leaves to the target) stay f32 GLSL Fma.
 // RUN: coopvec-opt %s --split-input-file --coopvec-lower-to-spirv=binary=false | FileCheck %s
 
-// CHECK-LABEL: spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.0, [Shader, Int64, Float64,
+// CHECK-LABEL: spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.4, [Shader, Int64, Float64,
 // CHECK:         spirv.func @layer_kernel()
 // CHECK-COUNT-6:   spirv.GL.Fma %{{.*}}, %{{.*}}, %{{.*}} {no_contraction} : f32
 // CHECK-NOT:       spirv.GL.Fma
@@ -27,7 +27,7 @@ func.func @layer(%x: !coopvec.vec<3, f32>, %w: memref<?xf32>, %s: f32) -> !coopv
 // -----
 
 // A matvec alone needs no f64.
-// CHECK-LABEL: spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.0, [Shader, SignedZeroInfNanPreserve, DenormPreserve, RoundingModeRTE, Matrix],
+// CHECK-LABEL: spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.4, [Shader, SignedZeroInfNanPreserve, DenormPreserve, RoundingModeRTE, Matrix],
 // CHECK:         spirv.func @matvec_kernel()
 // CHECK-COUNT-6:   spirv.GL.Fma %{{.*}}, %{{.*}}, %{{.*}} {no_contraction} : f32
 // CHECK-NOT:       f64

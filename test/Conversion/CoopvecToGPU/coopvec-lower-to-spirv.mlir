@@ -33,7 +33,7 @@
 // matrix anywhere.
 // RUN: coopvec-opt %s --coopvec-lower-to-spirv="binary=false subgroup-size=8 emulate-mma=true" | FileCheck %s --check-prefix=EMULATE
 // RUN: coopvec-opt %s --coopvec-lower-to-spirv="mode=cooperative-matrix binary=false subgroup-size=8 emulate-mma=true" | FileCheck %s --check-prefix=EMULATE
-// EMULATE:     spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.3,
+// EMULATE:     spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.4,
 // EMULATE-NOT: CooperativeMatrix
 // EMULATE:     spirv.GlobalVariable @__workgroup_mem__{{.*}} : !spirv.ptr<!spirv.struct<(!spirv.array<{{[0-9]+}} x f16>)>, Workgroup>
 // EMULATE:     spirv.func @layer_kernel() "None" attributes {coopvec.block_size = 64 : i64, coopvec.subgroup_size = 8 : i64, coopvec.workgroup_memory = {{[1-9][0-9]*}} : i64
@@ -47,7 +47,7 @@
 // RUN: not coopvec-opt %s --coopvec-lower-to-spirv --emit=spirv --split-input-file 2>&1 | FileCheck %s --check-prefix=SPLIT
 
 // BINARY:      module attributes {gpu.container_module} {
-// BINARY-NEXT:   gpu.binary @coopvec_kernels [#gpu.object<#spirv.target_env<#spirv.vce<v1.3, {{.*}}>, api=Vulkan, #spirv.resource_limits<{{.*}}>>, bin = "{{.*}}">]
+// BINARY-NEXT:   gpu.binary @coopvec_kernels [#gpu.object<#spirv.target_env<#spirv.vce<v1.4, {{.*}}>, api=Vulkan, #spirv.resource_limits<{{.*}}>>, bin = "{{.*}}">]
 // BINARY-NEXT: }
 
 // Portable: each function is one kernel @<f>_kernel; argument i is the
@@ -59,8 +59,8 @@
 // arithmetic is NoContraction, signed zeros, infinities and NaNs are
 // preserved.
 // CHECK:      module attributes {gpu.container_module} {
-// CHECK-NEXT:   gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.3, [{{.*}}]>, api=Vulkan, #spirv.resource_limits<{{.*}}subgroup_size = 8>>] attributes {spirv.target_env = {{.*}}} {
-// CHECK-NEXT:     spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.3, [Shader, StorageBuffer16BitAccess, Int16, Float16, GroupNonUniformArithmetic, SignedZeroInfNanPreserve, DenormPreserve, RoundingModeRTE, Matrix, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_16bit_storage, SPV_KHR_float_controls]>
+// CHECK-NEXT:   gpu.module @coopvec_kernels [#spirv.target_env<#spirv.vce<v1.4, [{{.*}}]>, api=Vulkan, #spirv.resource_limits<{{.*}}subgroup_size = 8>>] attributes {spirv.target_env = {{.*}}} {
+// CHECK-NEXT:     spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.4, [Shader, StorageBuffer16BitAccess, Int16, Float16, GroupNonUniformArithmetic, SignedZeroInfNanPreserve, DenormPreserve, RoundingModeRTE, Matrix, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_16bit_storage, SPV_KHR_float_controls]>
 // CHECK-DAG:        spirv.GlobalVariable @layer_kernel_arg_0 bind(0, 0) : !spirv.ptr<!spirv.struct<(i32 [0])>, StorageBuffer>
 // CHECK-DAG:        spirv.GlobalVariable @layer_kernel_arg_1 bind(0, 1) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f16, stride=2> [0])>, StorageBuffer>
 // CHECK-DAG:        spirv.GlobalVariable @layer_kernel_arg_2 bind(0, 2) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f16, stride=2> [0])>, StorageBuffer>
@@ -84,9 +84,12 @@
 // CHECK:              spirv.GL.PackHalf2x16
 // CHECK:              spirv.AtomicCompareExchange
 // CHECK-NOT:          spirv.EXT.AtomicFAdd
-// CHECK:            spirv.EntryPoint "GLCompute" @layer_kernel, @__builtin__LocalInvocationId__, @__builtin__WorkgroupId__
+// SPIR-V 1.4: each entry point's interface lists every global variable its
+// function uses (the buffers too), which tells a driver its workgroup
+// memory (docs/passes.md, coopvec-declare-spirv-capabilities).
+// CHECK:            spirv.EntryPoint "GLCompute" @layer_kernel, @layer_kernel_arg_0, @layer_kernel_arg_1, @layer_kernel_arg_2, @layer_kernel_arg_3, @layer_kernel_arg_4, @__builtin__LocalInvocationId__, @__builtin__WorkgroupId__
 // CHECK-NEXT:       spirv.ExecutionMode @layer_kernel "LocalSize", 64, 1, 1
-// CHECK-NEXT:       spirv.EntryPoint "GLCompute" @grad_kernel, @__builtin__LocalInvocationId__, @__builtin__WorkgroupId__, @__builtin__SubgroupLocalInvocationId__
+// CHECK-NEXT:       spirv.EntryPoint "GLCompute" @grad_kernel, @grad_kernel_arg_0, @grad_kernel_arg_1, @grad_kernel_arg_2, @grad_kernel_arg_3, @__builtin__LocalInvocationId__, @__builtin__WorkgroupId__, @__builtin__SubgroupLocalInvocationId__, @grad_kernel_arg_2_words, @grad_kernel_arg_3_words
 // CHECK-NEXT:       spirv.ExecutionMode @grad_kernel "LocalSize", 64, 1, 1
 // CHECK-NEXT:       spirv.ExecutionMode @layer_kernel "SignedZeroInfNanPreserve", 32
 // CHECK-NEXT:       spirv.ExecutionMode @layer_kernel "SignedZeroInfNanPreserve", 16
@@ -106,7 +109,7 @@
 // CHECK-NOT:      gpu.func
 // CHECK-NOT:      coopvec.atomic
 
-// OPTIONS:        spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.3, [Shader, StorageBuffer16BitAccess, Int16, Float16, GroupNonUniformArithmetic, AtomicFloat32AddEXT, Matrix, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_16bit_storage, SPV_EXT_shader_atomic_float_add]>
+// OPTIONS:        spirv.module @__spv__coopvec_kernels Logical GLSL450 requires #spirv.vce<v1.4, [Shader, StorageBuffer16BitAccess, Int16, Float16, GroupNonUniformArithmetic, AtomicFloat32AddEXT, Matrix, GroupNonUniform], [SPV_KHR_storage_buffer_storage_class, SPV_KHR_16bit_storage, SPV_EXT_shader_atomic_float_add]>
 // OPTIONS:          spirv.func @layer_kernel() "None" attributes {coopvec.block_size = 128 : i64, coopvec.subgroup_size = 32 : i64
 // OPTIONS:          spirv.func @grad_kernel()
 // OPTIONS:            spirv.EXT.AtomicFAdd <Device> <None> %{{.*}}, %{{.*}} : !spirv.ptr<f32, StorageBuffer>

@@ -42,3 +42,54 @@ spirv.module Logical GLSL450 {
     spirv.Return
   }
 }
+
+// -----
+
+// An entry point whose interface lists a storage buffer (as
+// spirv-lower-abi-attrs does for a SPIR-V 1.4 target) needs SPIR-V 1.4,
+// which spirv-update-vce does not deduce: the version is raised.
+// CHECK-LABEL: spirv.module Logical GLSL450 requires #spirv.vce<v1.4, [Shader], [SPV_KHR_storage_buffer_storage_class]>
+spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], [SPV_KHR_storage_buffer_storage_class]> {
+  spirv.GlobalVariable @id built_in("LocalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
+  spirv.GlobalVariable @buf bind(0, 0) : !spirv.ptr<!spirv.struct<(!spirv.rtarray<f32, stride=4> [0])>, StorageBuffer>
+  spirv.func @k() "None" {
+    spirv.Return
+  }
+  spirv.EntryPoint "GLCompute" @k, @id, @buf
+}
+
+// -----
+
+// Input / Output variables only (a target before 1.4): left as it is; a
+// version of 1.4 or later: left as it is.
+// CHECK-LABEL: spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []>
+spirv.module Logical GLSL450 requires #spirv.vce<v1.0, [Shader], []> {
+  spirv.GlobalVariable @id built_in("LocalInvocationId") : !spirv.ptr<vector<3xi32>, Input>
+  spirv.func @k() "None" {
+    spirv.Return
+  }
+  spirv.EntryPoint "GLCompute" @k, @id
+}
+
+// -----
+
+// CHECK-LABEL: spirv.module Logical GLSL450 requires #spirv.vce<v1.6, [Shader], []>
+spirv.module Logical GLSL450 requires #spirv.vce<v1.6, [Shader], []> {
+  spirv.GlobalVariable @wg : !spirv.ptr<!spirv.struct<(!spirv.array<16 x f32>)>, Workgroup>
+  spirv.func @k() "None" {
+    spirv.Return
+  }
+  spirv.EntryPoint "GLCompute" @k, @wg
+}
+
+// -----
+
+// Without a triple, no version to raise.
+// expected-error@+1 {{'spirv.module' op lists storage buffers or workgroup memory in an entry point's interface but no 'vce_triple' (coopvec-declare-spirv-capabilities runs after spirv-update-vce)}}
+spirv.module Logical GLSL450 {
+  spirv.GlobalVariable @wg : !spirv.ptr<!spirv.struct<(!spirv.array<16 x f32>)>, Workgroup>
+  spirv.func @k() "None" {
+    spirv.Return
+  }
+  spirv.EntryPoint "GLCompute" @k, @wg
+}
