@@ -214,19 +214,29 @@ static void sliceCoordinates(GPULowering *l, CoopvecBuilder *b, const Matvec *m,
   *j = inputsContiguous ? major : minor;
 }
 
-/// W(o, k), or -0.0 outside W (read at a clamped, valid index).
-static MlirValue paddedWeight(GPULowering *l, CoopvecBuilder *b,
-                              const Matvec *m, MlirValue o, MlirValue k) {
-  MlirValue inside = coopvecBuildBinaryOp(
+/// The element index of W(o, k) with o and k clamped to the last output
+/// and to `lastInput`, so that it is inside W; whether (o, k) itself is
+/// in `*inside`.
+static MlirValue clampedWeightIndex(GPULowering *l, CoopvecBuilder *b,
+                                    const Matvec *m, MlirValue o, MlirValue k,
+                                    int64_t lastInput, MlirValue *inside) {
+  *inside = coopvecBuildBinaryOp(
       b, "arith.andi",
       coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, o, indexConstant(l, m->numOutputs)),
       coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, k, indexConstant(l, m->numInputs)));
   MlirValue oo = coopvecBuildBinaryOp(b, "arith.minui", o,
                                       indexConstant(l, m->numOutputs - 1));
-  MlirValue kk = coopvecBuildBinaryOp(b, "arith.minui", k,
-                                      indexConstant(l, m->numInputs - 1));
-  MlirValue weight =
-      coopvecBuildMemrefLoad(b, m->view->buffer, weightIndex(l, b, m, oo, kk));
+  MlirValue kk =
+      coopvecBuildBinaryOp(b, "arith.minui", k, indexConstant(l, lastInput));
+  return weightIndex(l, b, m, oo, kk);
+}
+
+/// W(o, k), or -0.0 outside W (read at a clamped, valid index).
+static MlirValue paddedWeight(GPULowering *l, CoopvecBuilder *b,
+                              const Matvec *m, MlirValue o, MlirValue k) {
+  MlirValue inside;
+  MlirValue at = clampedWeightIndex(l, b, m, o, k, m->numInputs - 1, &inside);
+  MlirValue weight = coopvecBuildMemrefLoad(b, m->view->buffer, at);
   return coopvecBuildSelect(
       b, inside, weight,
       coopvecBuildFloatConstant(b, mlirValueGetType(weight), -0.0));
@@ -277,16 +287,10 @@ static void stageWeightChunks(GPULowering *l, const Matvec *m, int64_t tile,
       l, b, coopvecBuildBinaryOp(b, "arith.remui", i, indexConstant(l, perRow)),
       width);
   MlirValue o = gpuAddIndex(l, b, j, tile * GPU_MMA_TILE);
-  MlirValue inside = coopvecBuildBinaryOp(
-      b, "arith.andi",
-      coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, o, indexConstant(l, m->numOutputs)),
-      coopvecBuildCmpI(b, COOPVEC_CMPI_ULT, k, indexConstant(l, m->numInputs)));
-  MlirValue oo = coopvecBuildBinaryOp(b, "arith.minui", o,
-                                      indexConstant(l, m->numOutputs - 1));
-  MlirValue kk = coopvecBuildBinaryOp(b, "arith.minui", k,
-                                      indexConstant(l, m->numInputs - width));
-  MlirValue loaded = gpuBuildAlignedVectorLoad(b, chunk, m->view->buffer,
-                                               weightIndex(l, b, m, oo, kk));
+  MlirValue inside;
+  MlirValue from =
+      clampedWeightIndex(l, b, m, o, k, m->numInputs - width, &inside);
+  MlirValue loaded = gpuBuildAlignedVectorLoad(b, chunk, m->view->buffer, from);
   MlirValue zero = coopvecBuildFloatSplatConstant(b, chunk, -0.0);
   MlirValue at = addIndex(b, mulIndex(l, b, j, m->weightStride), k);
   gpuBuildAlignedVectorStore(b, coopvecBuildSelect(b, inside, loaded, zero),

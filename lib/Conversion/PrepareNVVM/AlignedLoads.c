@@ -18,6 +18,8 @@
 
 #include "Conversion/PrepareNVVM/PrepareNVVM.h"
 
+#include "Dialect/Constants.h"
+
 #include "coopvec-c/Support.h"
 
 #include <mlir-c/BuiltinAttributes.h>
@@ -44,21 +46,6 @@ static bool isKernelArgument(MlirValue value) {
   return coopvecOpIsNamed(owner, "gpu.func");
 }
 
-/// The constant of an `arith.constant` index, in `*value`.
-static bool constantIndex(MlirValue index, int64_t *value) {
-  if (!mlirValueIsAOpResult(index))
-    return false;
-  MlirOperation def = mlirOpResultGetOwner(index);
-  if (!coopvecOpIsNamed(def, "arith.constant"))
-    return false;
-  MlirAttribute attr = mlirOperationGetAttributeByName(
-      def, mlirStringRefCreateFromCString("value"));
-  if (mlirAttributeIsNull(attr) || !mlirAttributeIsAInteger(attr))
-    return false;
-  *value = mlirIntegerAttrGetValueInt(attr);
-  return true;
-}
-
 static MlirWalkResult alignLoad(MlirOperation op, void *userData) {
   (void)userData;
   if (!coopvecOpIsNamed(op, "vector.load") ||
@@ -69,7 +56,7 @@ static MlirWalkResult alignLoad(MlirOperation op, void *userData) {
   int64_t index, bytes = elementBytes(mlirValueGetType(memref));
   if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(op, name)) ||
       bytes == 0 || !isKernelArgument(memref) ||
-      !constantIndex(mlirOperationGetOperand(op, 1), &index) ||
+      !coopvecIntegerConstant(mlirOperationGetOperand(op, 1), &index) ||
       index * bytes % KERNEL_ARGUMENT_ALIGNMENT != 0)
     return MlirWalkResultAdvance;
   MlirContext ctx = mlirOperationGetContext(op);
