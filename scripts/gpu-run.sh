@@ -7,8 +7,9 @@
 #                      libgles2 (`apt-get download`), which NVIDIA's Vulkan
 #                      driver loads
 # it installs the bundle, then records, each step under a time limit (the
-# limits add up to 8.5 minutes; a run takes about 5, so a 15-minute lease
-# can run it once and rerun a part):
+# limits add up to 10.5 minutes, the two suites running side by side; a
+# run took 4.3 minutes on an H200, the profiles included, so a 15-minute
+# lease can run it once and rerun a part):
 #   1. the GPU and its driver (nvidia-smi), and what its Vulkan driver
 #      offers: cooperative-matrix shapes, VK_NV_cooperative_vector and its
 #      combinations (bench/vulkan-query);
@@ -110,8 +111,8 @@ profile() {
 }
 if [ -n "$ncu" ]; then
   export -f profile && export ncu out # `timeout` runs commands, not functions
-  step ncu-w64 150 bash -c 'profile 64'
-  step ncu-w128 150 bash -c 'profile 128'
+  step ncu-w64 60 bash -c 'profile 64'
+  step ncu-w128 60 bash -c 'profile 128'
 else
   echo "== ncu: not installed, no profile"
 fi

@@ -761,3 +761,4 @@ func.func @wide_simt(%x: !coopvec.vec<40, f32>, %w: memref<?xf32>) -> !coopvec.v
   %y = "coopvec.matvec"(%A, %x) : (!coopvec.matrix<2, 40, f32, "row_major">, !coopvec.vec<40, f32>) -> !coopvec.vec<2, f32>
   return %y : !coopvec.vec<2, f32>
 }
+
