@@ -2,7 +2,8 @@
 // coopvec-lower-to-spirv (the gpu.binary's words, or the nested spirv.module
 // serialized when binary=false); spirv-val accepts it for Vulkan 1.2 and
 // spirv-dis shows the kernel ABI (docs/execution-model.md, "The Vulkan
-// kernel ABI").
+// kernel ABI"). SPIR-V 1.4: each entry point lists every global variable
+// it uses, which spirv-val checks from 1.4 on.
 // REQUIRES: spirv-val
 // RUN: coopvec-opt %s --coopvec-lower-to-spirv="subgroup-size=8" --emit=spirv -o %t.spv
 // RUN: %spirv_val --target-env vulkan1.2 %t.spv
@@ -12,7 +13,7 @@
 // RUN: spirv-dis %t.fadd.spv | FileCheck %s --check-prefix=FADD
 
 // CHECK:      ; SPIR-V
-// CHECK-NEXT: ; Version: 1.3
+// CHECK-NEXT: ; Version: 1.4
 // CHECK:      OpCapability Shader
 // CHECK-DAG:  OpCapability SignedZeroInfNanPreserve
 // CHECK-DAG:  OpCapability GroupNonUniformArithmetic
