@@ -37,7 +37,12 @@
 # device tool's folder, which takes back 8 files at most) when that is set;
 # the end of each is printed. Exit status: the number of steps that failed.
 # GPU_RUN_SKIP, an extended regular expression, names steps to leave out
-# (GPU_RUN_SKIP=mlp-gpu for a rerun of the tests only).
+# (GPU_RUN_SKIP=mlp-gpu for a rerun of the tests only). GPU_RUN_VARIANTS,
+# a ';'-separated list of convert-coopvec-to-gpu options, adds one step
+# per entry after mlp-gpu (mlp-gpu-v1, ...: the forward passes only, 60 s
+# each, with --gpu-options=ENTRY), so that one call compares schedule
+# options on the same warm GPU (GPU_RUN_VARIANTS='block-size=64;
+# register-elements=32').
 # Usage: scripts/gpu-run.sh [BUNDLE_DIR]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -86,6 +91,13 @@ lit=(python3 /usr/lib/llvm-22/bin/lit -v)
 step nvidia-smi 30 nvidia-smi
 step vulkan-query 30 build/bench/vulkan-query
 step mlp-gpu 180 build/bench/mlp-gpu
+variant=0
+IFS=';' read -ra variants <<<"${GPU_RUN_VARIANTS:-}"
+for options in "${variants[@]}"; do
+  variant=$((variant + 1))
+  step "mlp-gpu-v$variant" 60 build/bench/mlp-gpu --mode=forward \
+    --gpu-options="$options"
+done
 step lit-cuda 180 "${lit[@]}" -j8 --param coopvec_run_target=cuda build/test/Integration/CPU &
 step lit-vulkan 180 "${lit[@]}" -j8 --param coopvec_run_target=vulkan build/test/Integration/CPU &
 wait
@@ -122,6 +134,10 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 grep -E 'CUDA Version' "$out/nvidia-smi.txt"
 head -40 "$out/vulkan-query.txt"
 grep -E '^summary|FAIL|error' "$out/mlp-gpu.txt"
+for ((v = 1; v <= variant; v++)); do
+  echo "-- mlp-gpu-v$v: --gpu-options='${variants[v - 1]}'"
+  grep -E '^summary|FAIL|error' "$out/mlp-gpu-v$v.txt"
+done
 for log in lit-cuda lit-vulkan lit-rest; do
   echo "-- $log"
   grep -E '^(FAIL|XPASS|UNRESOLVED|TIMEOUT):|^  (Passed|Failed|Unsupported|Excluded|Timed Out)' "$out/$log.txt"
