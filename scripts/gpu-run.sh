@@ -91,12 +91,10 @@ lit=(python3 /usr/lib/llvm-22/bin/lit -v)
 step nvidia-smi 30 nvidia-smi
 step vulkan-query 30 build/bench/vulkan-query
 step mlp-gpu 180 build/bench/mlp-gpu
-variant=0
 IFS=';' read -ra variants <<<"${GPU_RUN_VARIANTS:-}"
-for options in "${variants[@]}"; do
-  variant=$((variant + 1))
-  step "mlp-gpu-v$variant" 60 build/bench/mlp-gpu --mode=forward \
-    --gpu-options="$options"
+for v in "${!variants[@]}"; do
+  step "mlp-gpu-v$((v + 1))" 60 build/bench/mlp-gpu --mode=forward \
+    --gpu-options="${variants[v]}"
 done
 step lit-cuda 180 "${lit[@]}" -j8 --param coopvec_run_target=cuda build/test/Integration/CPU &
 step lit-vulkan 180 "${lit[@]}" -j8 --param coopvec_run_target=vulkan build/test/Integration/CPU &
@@ -134,9 +132,9 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
 grep -E 'CUDA Version' "$out/nvidia-smi.txt"
 head -40 "$out/vulkan-query.txt"
 grep -E '^summary|FAIL|error' "$out/mlp-gpu.txt"
-for ((v = 1; v <= variant; v++)); do
-  echo "-- mlp-gpu-v$v: --gpu-options='${variants[v - 1]}'"
-  grep -E '^summary|FAIL|error' "$out/mlp-gpu-v$v.txt"
+for v in "${!variants[@]}"; do
+  echo "-- mlp-gpu-v$((v + 1)): --gpu-options='${variants[v]}'"
+  grep -E '^summary|FAIL|error' "$out/mlp-gpu-v$((v + 1)).txt"
 done
 for log in lit-cuda lit-vulkan lit-rest; do
   echo "-- $log"

@@ -114,23 +114,14 @@ static MlirNamedAttribute leadDimensionAttr(MlirContext ctx, int64_t lead) {
 
 MlirValue coopvecBuildMMALoad(CoopvecBuilder *b, MlirType type,
                               MlirValue memref, MlirValue index,
-                              int64_t leadDimension) {
-  MlirValue operands[] = {memref, index};
-  MlirNamedAttribute lead = leadDimensionAttr(b->context, leadDimension);
-  return coopvecBuild1(b, "gpu.subgroup_mma_load_matrix", 2, operands, type, 1,
-                       &lead);
-}
-
-MlirValue coopvecBuildMMALoadTransposed(CoopvecBuilder *b, MlirType type,
-                                        MlirValue memref, MlirValue index,
-                                        int64_t leadDimension) {
+                              int64_t leadDimension, bool transposed) {
   MlirValue operands[] = {memref, index};
   MlirNamedAttribute attributes[] = {
       leadDimensionAttr(b->context, leadDimension),
       coopvecNamedAttr(b->context, "transpose", mlirUnitAttrGet(b->context)),
   };
-  return coopvecBuild1(b, "gpu.subgroup_mma_load_matrix", 2, operands, type, 2,
-                       attributes);
+  return coopvecBuild1(b, "gpu.subgroup_mma_load_matrix", 2, operands, type,
+                       transposed ? 2 : 1, attributes);
 }
 
 MlirValue coopvecBuildMMAConstant(CoopvecBuilder *b, MlirType type,

@@ -49,15 +49,12 @@ MlirValue coopvecBuildWorkgroupAlloc(CoopvecBuilder *b, MlirType element,
 MlirType coopvecMMAMatrixType(MlirContext ctx, int64_t rows, int64_t cols,
                               MlirType element, const char *operand);
 /// `gpu.subgroup_mma_load_matrix %memref[%index] {leadDimension}` of a
-/// rank-1 memref: the fragment whose row r starts at index + r * lead.
+/// rank-1 memref: the fragment whose row r starts at index + r * lead; with
+/// `transposed` (the op's `transpose`) read column-major, its column c
+/// starting at index + c * lead.
 MlirValue coopvecBuildMMALoad(CoopvecBuilder *b, MlirType type,
                               MlirValue memref, MlirValue index,
-                              int64_t leadDimension);
-/// The same with `transpose`: the fragment read column-major, its column c
-/// starting at index + c * lead.
-MlirValue coopvecBuildMMALoadTransposed(CoopvecBuilder *b, MlirType type,
-                                        MlirValue memref, MlirValue index,
-                                        int64_t leadDimension);
+                              int64_t leadDimension, bool transposed);
 /// `gpu.subgroup_mma_constant_matrix %scalar`.
 MlirValue coopvecBuildMMAConstant(CoopvecBuilder *b, MlirType type,
                                   MlirValue scalar);

@@ -111,6 +111,8 @@ int64_t gpuWeightRowStride(const GPUStaging *staging, GPUSchedule schedule,
                            int64_t paddedInputs);
 /// The f32 stride of a skewed row of the result tiles: 16 + the skew.
 enum { GPU_OUTPUT_ROW_STRIDE = GPU_MMA_TILE + GPU_STAGING_SKEW_BYTES / 4 };
+/// The f32 stride of a result row: skewed where `staging` says so, else 16.
+int64_t gpuOutputRowStride(const GPUStaging *staging);
 int64_t gpuRoundUp(int64_t value, int64_t multiple);
 
 typedef struct GPULowering {
@@ -133,11 +135,6 @@ typedef struct GPULowering {
 
 static inline GPULowering *gpuOf(CoopvecPerThread *p) {
   return (GPULowering *)p->target;
-}
-
-/// The f32 stride of the kernel's result rows (GPUStaging.skewedOutput).
-static inline int64_t gpuOutputRowStride(const GPULowering *l) {
-  return l->plan->staging.skewedOutput ? GPU_OUTPUT_ROW_STRIDE : GPU_MMA_TILE;
 }
 
 /// fma(w, x, acc) with w widened to f32, marked as a dot product's step

@@ -70,7 +70,8 @@ void gpuEmulateTileProduct(GPULowering *l, const GPUTileProduct *product) {
                  count, sums);
   coopvecFinishFor(&loop, count, sums);
   MlirValue outAt = coopvecBuildBinaryOp(
-      b, "arith.addi", gpuMulIndex(l, b, row, gpuOutputRowStride(l)), column);
+      b, "arith.addi",
+      gpuMulIndex(l, b, row, gpuOutputRowStride(&l->plan->staging)), column);
   for (int64_t i = 0; i < count; ++i)
     coopvecBuildMemrefStore(b, mlirOperationGetResult(loop.op, i), l->output,
                             gpuAddIndex(l, b, outAt, i));

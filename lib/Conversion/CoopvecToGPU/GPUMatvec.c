@@ -329,16 +329,17 @@ static void multiplyRowTile(GPULowering *l, const Matvec *m,
   MlirValue aAt = addIndex(in, mulIndex(l, in, rowStart, m->rowStride),
                            mulIndex(l, in, loop.inductionVar, kStep));
   MlirValue a =
-      coopvecBuildMMALoad(in, aType, m->inputBuffer, aAt, m->rowStride);
-  MlirValue x = coopvecBuildMMALoadTransposed(
-      in, bType, m->weightBuffer, mulIndex(l, in, loop.inductionVar, kStep),
-      m->weightStride);
+      coopvecBuildMMALoad(in, aType, m->inputBuffer, aAt, m->rowStride, false);
+  MlirValue x = coopvecBuildMMALoad(in, bType, m->weightBuffer,
+                                    mulIndex(l, in, loop.inductionVar, kStep),
+                                    m->weightStride, true);
   MlirValue sum =
       coopvecBuildMMACompute(in, a, x, coopvecLoopIterArg(&loop, 0), true);
   coopvecFinishFor(&loop, 1, &sum);
-  coopvecBuildMMAStore(b, mlirOperationGetResult(loop.op, 0), l->output,
-                       mulIndex(l, b, rowStart, gpuOutputRowStride(l)),
-                       gpuOutputRowStride(l));
+  coopvecBuildMMAStore(
+      b, mlirOperationGetResult(loop.op, 0), l->output,
+      mulIndex(l, b, rowStart, gpuOutputRowStride(&l->plan->staging)),
+      gpuOutputRowStride(&l->plan->staging));
 }
 
 /// The sum of the zero products W(16 tile + j, k) x_k alone, from -0.0,
@@ -404,7 +405,8 @@ static void fixZeroSigns(GPULowering *l, const Matvec *m, MlirValue *values,
 /// gpuOutputRowStride).
 static void readOutputTile(GPULowering *l, Matvec *m, int64_t tile) {
   CoopvecBuilder *b = &l->p.body;
-  MlirValue rowStart = mulIndex(l, b, l->threadInBlock, gpuOutputRowStride(l));
+  MlirValue rowStart =
+      mulIndex(l, b, l->threadInBlock, gpuOutputRowStride(&l->plan->staging));
   int64_t first = tile * GPU_MMA_TILE;
   int64_t count = m->numOutputs - first < GPU_MMA_TILE ? m->numOutputs - first
                                                        : GPU_MMA_TILE;

@@ -50,6 +50,10 @@ int64_t gpuWeightRowStride(const GPUStaging *staging, GPUSchedule schedule,
                                 : paddedInputs;
 }
 
+int64_t gpuOutputRowStride(const GPUStaging *staging) {
+  return staging->skewedOutput ? GPU_OUTPUT_ROW_STRIDE : GPU_MMA_TILE;
+}
+
 int64_t gpuStagingBytes(const GPUStaging *staging) {
   return 2 * (staging->inputF16 + staging->weightF16) +
          4 * (staging->inputF32 + staging->weightF32 + staging->output);
@@ -72,9 +76,8 @@ static GPUStaging withMatvec(GPUStaging staging, const GPUConfig *config,
     staging.inputF32 = max64(staging.inputF32, input);
     staging.weightF32 = max64(staging.weightF32, weight);
   }
-  int64_t outputStride =
-      staging.skewedOutput ? GPU_OUTPUT_ROW_STRIDE : GPU_MMA_TILE;
-  staging.output = max64(staging.output, config->blockSize * outputStride);
+  staging.output =
+      max64(staging.output, config->blockSize * gpuOutputRowStride(&staging));
   return staging;
 }
 
