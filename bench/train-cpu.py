@@ -19,7 +19,8 @@ loss='mse')`):
     optim.Adam.step(packed.buffer, dbuffer)
 
 The forward alone and both steps are timed at 1 and 2 host threads
-(medians of --runs runs after a warm-up); the `summary:` line has the step
+(medians of --runs rounds after a warm-up, each round running the three
+one after another); the `summary:` line has the step
 / forward ratios. The same step in PyTorch on the CPU
 (torch.nn.Linear + ReLU, torch.optim.Adam, at the same thread counts) is
 timed when `import torch` works, and skipped with a message otherwise.
@@ -68,14 +69,20 @@ CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 clock = CLOCKS["wall"]
 
 
-def median_seconds(function, runs):
-    function()  # warm-up: first-touch of the buffers, the JIT's pages
-    times = []
+def median_seconds(functions, runs):
+    """The median time of each of `functions` over `runs` rounds, each
+    round running them one after another: the ratios then compare runs
+    made under the same load (a machine others share drifts over the
+    seconds a block of runs of one variant would take)."""
+    for function in functions:
+        function()  # warm-up: first-touch of the buffers, the JIT's pages
+    times = [[] for _ in functions]
     for _ in range(runs):
-        start = clock()
-        function()
-        times.append(clock() - start)
-    return statistics.median(times)
+        for function, samples in zip(functions, times):
+            start = clock()
+            function()
+            samples.append(clock() - start)
+    return [statistics.median(samples) for samples in times]
 
 
 def coopvec_times(packed, x, t, threads, runs, allocate):
@@ -119,8 +126,7 @@ def coopvec_times(packed, x, t, threads, runs, allocate):
         forward, step = allocating_forward, allocating_step
         fused_step = allocating_fused_step
 
-    result = (median_seconds(forward, runs), median_seconds(step, runs),
-              median_seconds(fused_step, runs))
+    result = tuple(median_seconds((forward, step, fused_step), runs))
     model.close()
     return result
 
@@ -154,7 +160,7 @@ def torch_times(net, x, t, threads, runs):
         loss.backward()
         adam.step()
 
-    return median_seconds(forward, runs), median_seconds(step, runs)
+    return tuple(median_seconds((forward, step), runs))
 
 
 def parse():

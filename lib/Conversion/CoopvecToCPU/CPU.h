@@ -63,6 +63,8 @@ bool cpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op);
 /// a mask tests and reduces over the lanes.
 MlirType cpuVaryingType(CoopvecPerThread *p, MlirType scalar);
 MlirValue cpuAnyActive(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue mask);
+/// Whether every lane of the lane mask `mask` is set (an i1).
+MlirValue cpuAllActive(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue mask);
 extern const CoopvecMemoryHooks cpuMemoryHooks;
 
 /// Tiles (CoopvecThreadMapping): stack buffers of lane vectors,

@@ -51,6 +51,10 @@ MlirValue cpuAnyActive(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue mask) {
   return reduce(b, "#vector.kind<or>", mask, mlirIntegerTypeGet(p->ctx, 1));
 }
 
+MlirValue cpuAllActive(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue mask) {
+  return reduce(b, "#vector.kind<and>", mask, mlirIntegerTypeGet(p->ctx, 1));
+}
+
 /// vector<L x index> [0, 1, ..., L - 1], made once before the lane loop.
 static MlirValue laneIds(CPULowering *l) {
   if (mlirValueIsNull(l->laneIds)) {

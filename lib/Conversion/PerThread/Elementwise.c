@@ -54,11 +54,11 @@ void coopvecDefineElements(CoopvecPerThread *p, MlirOperation op,
     if (rowOperands & (1u << o))
       coopvecPrepareForLoop(p, mlirOperationGetOperand(op, o));
   MlirValue tile = coopvecTileFor(p, op, count, inPlace);
-  CoopvecLoop loop = coopvecElementLoop(p, count);
-  ElementAt at = {&loop.body, loop.inductionVar, -1};
+  MlirValue index;
+  CoopvecBuilder body = coopvecElementLoopFor(p, op, count, &index);
+  ElementAt at = {&body, index, -1};
   MlirValue value = fn(p, op, at, state);
-  p->mapping->storeRow(p, &loop.body, tile, loop.inductionVar, value);
-  coopvecFinishFor(&loop, 0, NULL);
+  coopvecStoreElementRow(p, op, &body, tile, index, value);
   coopvecMapTile(p, result, count, tile);
 }
 

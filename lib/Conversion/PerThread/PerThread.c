@@ -47,6 +47,7 @@ void coopvecPerThreadFree(CoopvecPerThread *p) {
   free(p->checks);
   coopvecPointerMapFree(&p->deferredLoads);
   coopvecPointerMapFree(&p->loweredAhead);
+  coopvecFreeFusedLoop(p);
 }
 
 //===----------------------------------------------------------------------===//
@@ -304,6 +305,9 @@ void coopvecPrepareForLoop(CoopvecPerThread *p, MlirValue value) {
 
 MlirValue coopvecOperandRow(CoopvecPerThread *p, CoopvecBuilder *b,
                             MlirValue value, MlirValue i) {
+  MlirValue fused = coopvecFusedRow(p, value, i);
+  if (!mlirValueIsNull(fused))
+    return fused;
   const CoopvecElements *elements = coopvecLookupElements(p, value);
   if (elements && (elements->uniform || elements->count == 1) &&
       mlirValueIsNull(elements->tile))

@@ -176,6 +176,28 @@ typedef struct CoopvecTile {
   bool scratch;  // held until the current op is lowered
 } CoopvecTile;
 
+/// A value defined in the open fused element loop (ElementLoopFusion.c):
+/// its row in the loop body and the ops storing the row to its tile (none
+/// once erased).
+#define COOPVEC_FUSED_MAX_STORES 4
+typedef struct CoopvecFusedValue {
+  MlirValue source;
+  MlirValue row;
+  MlirOperation stores[COOPVEC_FUSED_MAX_STORES];
+  int numStores;
+} CoopvecFusedValue;
+
+/// The element loop later elementwise ops may join (null `loop`: none).
+typedef struct CoopvecFusedLoop {
+  MlirOperation loop;
+  intptr_t count;
+  MlirValue index;        // the loop's induction variable
+  CoopvecPointerMap ops;  // source op -> 1: lowered into the loop
+  CoopvecPointerMap rows; // source value -> index into `defined`
+  CoopvecFusedValue *defined;
+  intptr_t numDefined, definedCapacity;
+} CoopvecFusedLoop;
+
 typedef struct CoopvecPerThread {
   MlirContext ctx;
   const CoopvecThreadMapping *mapping;
@@ -249,6 +271,7 @@ typedef struct CoopvecPerThread {
   CoopvecPointerMap indexConstants; // key -> index into `constants`
   CoopvecConstant *constants;
   intptr_t numConstants, constantsCapacity;
+  CoopvecFusedLoop fused;
 } CoopvecPerThread;
 
 /// Starts a lowering; `body` / `entry` are set by the target before use.
@@ -423,6 +446,22 @@ void coopvecDefineElements(CoopvecPerThread *p, MlirOperation op,
 /// Element `at` of operand `o` of `op` (a vec or a broadcast scalar).
 MlirValue coopvecElementOperand(CoopvecPerThread *p, MlirOperation op,
                                 intptr_t o, CoopvecElementAt at);
+/// Element loops (ElementLoopFusion.c): the body of an element loop of
+/// `count` iterations for `op` (a builder before its terminator) and its
+/// induction variable in `*index`: the open loop of the elementwise ops
+/// lowered just before when `op` may join it, else a new loop.
+CoopvecBuilder coopvecElementLoopFor(CoopvecPerThread *p, MlirOperation op,
+                                     intptr_t count, MlirValue *index);
+/// Stores `row`, result 0 of `op` at `index`, to `tile` at `body`; in the
+/// fused loop it is recorded for the later ops, and row stores only the
+/// loop reads are erased.
+void coopvecStoreElementRow(CoopvecPerThread *p, MlirOperation op,
+                            CoopvecBuilder *body, MlirValue tile,
+                            MlirValue index, MlirValue row);
+/// The row of `value` in the fused loop at `index`, or null.
+MlirValue coopvecFusedRow(const CoopvecPerThread *p, MlirValue value,
+                          MlirValue index);
+void coopvecFreeFusedLoop(CoopvecPerThread *p);
 /// Calls `fn` for every element of vec `value` at `p->body`: unrolled over
 /// its SSA elements, or an element loop over its tile.
 typedef void (*CoopvecEachElementFn)(CoopvecPerThread *p, CoopvecBuilder *b,

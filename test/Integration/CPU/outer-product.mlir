@@ -16,6 +16,9 @@
 //   --lanes=8, and --lanes=256 at 2 host threads;
 // - @masked7x17: a and b are log2(x^2), -inf in the lanes past the last
 //   thread: the masking must keep them out (0 * inf would be NaN).
+//   @masked20x32 likewise with tiled a and b whose tiles the micro-kernel
+//   reads as they are in full groups (CPUTraining.c,
+//   stageMaskedUnlessAllActive) and copies masked in the last one.
 // The flush after each group (a gradient buffer made inside the function,
 // e.g. by a memref.cast, which the engine refuses to run: it cannot bound
 // the accesses through it) runs as an --emit=obj object in
@@ -62,6 +65,8 @@
 // RUN: coopvec-run %t/masked7x17.mlir --entry=masked7x17 --batch=31 --random --seed=36 --lanes=3 --check --save-inputs=%t/masked7x17_31_l3_ --out=%t/masked7x17_31_l3 | FileCheck %s --check-prefix=CHECKED
 // RUN: coopvec-run %t/masked7x17.mlir --entry=masked7x17 --batch=1029 --random --seed=37 --check --save-inputs=%t/masked7x17_1029_ --out=%t/masked7x17_1029 | FileCheck %s --check-prefix=CHECKED
 // RUN: coopvec-run %t/masked7x17.mlir --entry=masked7x17 --batch=1029 --random --seed=38 --lanes=3 --check --save-inputs=%t/masked7x17_1029_l3_ --out=%t/masked7x17_1029_l3 | FileCheck %s --check-prefix=CHECKED
+// RUN: coopvec-run %t/masked20x32.mlir --entry=masked20x32 --batch=31 --random --seed=39 --check --save-inputs=%t/masked20x32_31_ --out=%t/masked20x32_31 | FileCheck %s --check-prefix=CHECKED
+// RUN: coopvec-run %t/masked20x32.mlir --entry=masked20x32 --batch=1029 --random --seed=40 --lanes=8 --check --save-inputs=%t/masked20x32_1029_l8_ --out=%t/masked20x32_1029_l8 | FileCheck %s --check-prefix=CHECKED
 // The most lanes (256: the tiles of 33 x 127 are padded to 256 columns,
 // 578 KiB of stack tiles) on 2 host threads: options of the CPU target.
 // Not in the sanitizer build: LLVM compiles these 256-lane vectors for 80 s
@@ -93,6 +98,8 @@
 // RUN: %if python-numpy %{ %python %S/Inputs/outer-product-sums.py 7 17 0 row_major %t/masked7x17_31_l3_0.npy %t/masked7x17_31_l3_1.npy %t/masked7x17_31_l3_2.npy %t/masked7x17_31_l3_arg2.npy --sum-at=119 --log2-squares | FileCheck %s --check-prefix=ORACLE %}
 // RUN: %if python-numpy %{ %python %S/Inputs/outer-product-sums.py 7 17 0 row_major %t/masked7x17_1029_0.npy %t/masked7x17_1029_1.npy %t/masked7x17_1029_2.npy %t/masked7x17_1029_arg2.npy --sum-at=119 --log2-squares | FileCheck %s --check-prefix=ORACLE %}
 // RUN: %if python-numpy %{ %python %S/Inputs/outer-product-sums.py 7 17 0 row_major %t/masked7x17_1029_l3_0.npy %t/masked7x17_1029_l3_1.npy %t/masked7x17_1029_l3_2.npy %t/masked7x17_1029_l3_arg2.npy --sum-at=119 --log2-squares | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if python-numpy %{ %python %S/Inputs/outer-product-sums.py 20 32 0 row_major %t/masked20x32_31_0.npy %t/masked20x32_31_1.npy %t/masked20x32_31_2.npy %t/masked20x32_31_arg2.npy --sum-at=640 --log2-squares | FileCheck %s --check-prefix=ORACLE %}
+// RUN: %if python-numpy %{ %python %S/Inputs/outer-product-sums.py 20 32 0 row_major %t/masked20x32_1029_l8_0.npy %t/masked20x32_1029_l8_1.npy %t/masked20x32_1029_l8_2.npy %t/masked20x32_1029_l8_arg2.npy --sum-at=640 --log2-squares | FileCheck %s --check-prefix=ORACLE %}
 
 // CHECKED: argument 2 (written): max abs error {{.*}}: PASS
 // CHECKED-NEXT: {{^PASS$}}
@@ -172,5 +179,18 @@ func.func @masked7x17(%x: !coopvec.vec<7, f32>, %y: !coopvec.vec<17, f32>, %g: m
   %G = "coopvec.matrix_view"(%g) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<7, 17, f32, "row_major">
   "coopvec.outer_product_accumulate"(%a, %b, %G) : (!coopvec.vec<7, f32>, !coopvec.vec<17, f32>, !coopvec.matrix<7, 17, f32, "row_major">) -> ()
   "coopvec.reduce_sum_accumulate"(%a, %g, %c119) : (!coopvec.vec<7, f32>, memref<?xf32>, index) -> ()
+  return
+}
+
+//--- masked20x32.mlir
+func.func @masked20x32(%x: !coopvec.vec<20, f32>, %y: !coopvec.vec<32, f32>, %g: memref<?xf32>) {
+  %c640 = arith.constant 640 : index
+  %xx = "coopvec.mul"(%x, %x) : (!coopvec.vec<20, f32>, !coopvec.vec<20, f32>) -> !coopvec.vec<20, f32>
+  %a = "coopvec.log2"(%xx) : (!coopvec.vec<20, f32>) -> !coopvec.vec<20, f32>
+  %yy = "coopvec.mul"(%y, %y) : (!coopvec.vec<32, f32>, !coopvec.vec<32, f32>) -> !coopvec.vec<32, f32>
+  %b = "coopvec.log2"(%yy) : (!coopvec.vec<32, f32>) -> !coopvec.vec<32, f32>
+  %G = "coopvec.matrix_view"(%g) {offset = 0} : (memref<?xf32>) -> !coopvec.matrix<20, 32, f32, "row_major">
+  "coopvec.outer_product_accumulate"(%a, %b, %G) : (!coopvec.vec<20, f32>, !coopvec.vec<32, f32>, !coopvec.matrix<20, 32, f32, "row_major">) -> ()
+  "coopvec.reduce_sum_accumulate"(%a, %g, %c640) : (!coopvec.vec<20, f32>, memref<?xf32>, index) -> ()
   return
 }
