@@ -42,7 +42,8 @@
 # per entry after mlp-gpu (mlp-gpu-v1, ...: the forward passes only, 60 s
 # each, with --gpu-options=ENTRY), so that one call compares schedule
 # options on the same warm GPU (GPU_RUN_VARIANTS='block-size=64;
-# register-elements=32').
+# register-elements=32'). Unset, it is 'mma-weights=whole' (built
+# 2026-11-28 without a GPU, docs/gpu-schedule.md); set it empty for none.
 # Usage: scripts/gpu-run.sh [BUNDLE_DIR]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -91,7 +92,7 @@ lit=(python3 /usr/lib/llvm-22/bin/lit -v)
 step nvidia-smi 30 nvidia-smi
 step vulkan-query 30 build/bench/vulkan-query
 step mlp-gpu 180 build/bench/mlp-gpu
-IFS=';' read -ra variants <<<"${GPU_RUN_VARIANTS:-}"
+IFS=';' read -ra variants <<<"${GPU_RUN_VARIANTS-mma-weights=whole}"
 for v in "${!variants[@]}"; do
   step "mlp-gpu-v$((v + 1))" 60 build/bench/mlp-gpu --mode=forward \
     --gpu-options="${variants[v]}"

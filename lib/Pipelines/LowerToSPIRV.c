@@ -49,6 +49,7 @@ typedef struct SPIRVOptions {
       opaqueF16Extension, boundsChecks, emulateMMA;
   char shapes[128];
   const char *reduceMode; // convert-coopvec-to-gpu's reduce-mode
+  const char *mmaWeights; // convert-coopvec-to-gpu's mma-weights
   CoopvecBuffer error;    // the first bad option
 } SPIRVOptions;
 
@@ -135,6 +136,12 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
   } else if (coopvecStringRefIs(key, "emulate-mma")) {
     if (!parseBool(value, &o->emulateMMA))
       badValue(o, key, value, "true or false");
+  } else if (coopvecStringRefIs(key, "mma-weights")) {
+    if (coopvecStringRefIs(value, "slices") ||
+        coopvecStringRefIs(value, "whole"))
+      o->mmaWeights = coopvecStringRefIs(value, "whole") ? "whole" : "slices";
+    else
+      badValue(o, key, value, "slices or whole");
   } else if (coopvecStringRefIs(key, "reduce-mode")) {
     static const char *const modes[] = {"direct", "local", "expand", "auto"};
     bool known = false;
@@ -159,7 +166,7 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
         "subgroup-size, block-size, workgroup-memory, atomic-float, "
         "cooperative-matrix-shapes, signed-zero-inf-nan-preserve, "
         "denorm-preserve, rounding-mode-rte, opaque-f16-extension, "
-        "bounds-checks, reduce-mode, emulate-mma, binary)",
+        "bounds-checks, reduce-mode, emulate-mma, mma-weights, binary)",
         (int)key.length, key.data);
   }
 }
@@ -179,6 +186,7 @@ static void parseOptions(MlirStringRef text, SPIRVOptions *o) {
   o->opaqueF16Extension = true;
   o->boundsChecks = true;
   o->reduceMode = "auto";
+  o->mmaWeights = "slices";
   strcpy(o->shapes, "16x16x16");
   CoopvecOptionWord w;
   for (size_t pos = 0; coopvecNextOptionWord(text, &pos, &w);)
@@ -246,7 +254,7 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       "coopvec-verify,"
       "convert-coopvec-to-gpu{matvec=%s block-size=%lld subgroup-size=%lld "
       "workgroup-memory=%lld builtin-lane-id=true bounds-checks=%s "
-      "reduce-mode=%s emulate-mma=%s},"
+      "reduce-mode=%s emulate-mma=%s mma-weights=%s},"
       "gpu.module(coopvec-expand-math,canonicalize,cse,"
       "loop-invariant-code-motion,coopvec-prepare-spirv{subgroup-size=%lld "
       "atomic-float=%s "
@@ -265,7 +273,7 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       cooperative || o.emulateMMA ? "auto" : "simt", (long long)blockSizeOf(&o),
       (long long)conversionSubgroupSize(&o), (long long)o.workgroupMemory,
       o.boundsChecks ? "true" : "false", o.reduceMode,
-      o.emulateMMA ? "true" : "false", (long long)o.subgroupSize,
+      o.emulateMMA ? "true" : "false", o.mmaWeights, (long long)o.subgroupSize,
       o.atomicFloat ? "true" : "false", cooperative ? "true" : "false",
       o.shapes, o.preserve ? "true" : "false",
       o.denormPreserve ? "true" : "false", o.roundingModeRTE ? "true" : "false",
@@ -290,7 +298,7 @@ const CoopvecPipelineDef coopvecLowerToSPIRVPipelineDef = {
                    "cooperative-matrix-shapes, "
                    "signed-zero-inf-nan-preserve, denorm-preserve, "
                    "rounding-mode-rte, opaque-f16-extension, bounds-checks, "
-                   "reduce-mode, emulate-mma, binary",
+                   "reduce-mode, emulate-mma, mma-weights, binary",
     .expand = expandLowerToSPIRV,
     .check = checkLowerToSPIRV,
 };

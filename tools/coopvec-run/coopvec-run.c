@@ -48,6 +48,7 @@ static const char kUsage[] =
     "         [--check [--rtol=R] [--atol=A]] [--reference] [--time]\n"
     "         [--lanes=L] [--reduce-mode=direct|local|expand|auto]\n"
     "         [--lane-refill=true|false|auto] [--emulate-mma]\n"
+    "         [--mma-weights=slices|whole]\n"
     "         [--pipeline=PIPELINE] [--lowered=FILE]\n"
     "         [--shared-lib=PATH ...] [--threads=N]\n"
     "         [--target=cpu|cuda|vulkan [--device=N]]\n"
@@ -182,6 +183,9 @@ static bool parseValued(const char *arg, Options *options, bool *known) {
     return (options->laneRefill = value) &&
            (!strcmp(value, "true") || !strcmp(value, "false") ||
             !strcmp(value, "auto"));
+  else if ((value = valueOf(arg, "--mma-weights")))
+    return (options->mmaWeights = value) &&
+           (!strcmp(value, "slices") || !strcmp(value, "whole"));
   else if ((value = valueOf(arg, "--target")))
     return (options->hasTarget = true) &&
            coopvecTargetFromName(value, &options->target);
@@ -280,6 +284,7 @@ static ParseStatus parseOptions(int argc, char **argv, Options *options,
                          : options->reduceMode ? "reduce-mode"
                          : options->laneRefill ? "lane-refill"
                          : options->emulateMMA ? "emulate-mma"
+                         : options->mmaWeights ? "mma-weights"
                                                : NULL;
   if (options->pipeline && lowering) {
     runError("--%s is an option of the default pipeline; with --pipeline, "
@@ -287,9 +292,10 @@ static ParseStatus parseOptions(int argc, char **argv, Options *options,
              lowering, lowering);
     return ParseError;
   }
-  if (options->target == CoopvecTargetCPU && options->emulateMMA) {
-    runError("--emulate-mma is an option of the cuda and vulkan targets, not "
-             "of 'cpu'");
+  if (options->target == CoopvecTargetCPU &&
+      (options->emulateMMA || options->mmaWeights)) {
+    runError("--%s is an option of the cuda and vulkan targets, not of 'cpu'",
+             options->emulateMMA ? "emulate-mma" : "mma-weights");
     return ParseError;
   }
   if (options->target == CoopvecTargetCPU && options->hasDevice) {
@@ -556,8 +562,8 @@ static MlirModule parseLowered(const Options *options, MlirContext ctx,
 }
 
 /// The default pipeline's options from --lanes, --reduce-mode,
-/// --lane-refill and --emulate-mma ("lanes=8 reduce-mode=local"), or ""
-/// for none.
+/// --lane-refill, --emulate-mma and --mma-weights ("lanes=8
+/// reduce-mode=local"), or "" for none.
 static void pipelineOptionsOf(const Options *options, char *text, size_t size) {
   int length = 0;
   text[0] = '\0';
@@ -570,8 +576,11 @@ static void pipelineOptionsOf(const Options *options, char *text, size_t size) {
     length += snprintf(text + length, size - (size_t)length, "%slane-refill=%s",
                        length ? " " : "", options->laneRefill);
   if (options->emulateMMA)
-    snprintf(text + length, size - (size_t)length, "%semulate-mma=true",
-             length ? " " : "");
+    length += snprintf(text + length, size - (size_t)length,
+                       "%semulate-mma=true", length ? " " : "");
+  if (options->mmaWeights)
+    snprintf(text + length, size - (size_t)length, "%smma-weights=%s",
+             length ? " " : "", options->mmaWeights);
 }
 
 /// Creates the engine: the target, the pipeline (--pipeline, or the

@@ -44,6 +44,7 @@ typedef struct ConvertOptions {
   bool boundsChecks;
   char reduceMode[COOPVEC_OPTION_STRING_MAX];
   bool emulateMMA;
+  char mmaWeights[COOPVEC_OPTION_STRING_MAX];
 } ConvertOptions;
 
 enum {
@@ -74,6 +75,16 @@ static bool parseMatvecMode(const char *text, GPUMatvecMode *mode) {
   return false;
 }
 
+static bool parseMMAWeights(const char *text, GPUMMAWeights *weights) {
+  if (strcmp(text, "slices") == 0)
+    *weights = GPUMMAWeightsSlices;
+  else if (strcmp(text, "whole") == 0)
+    *weights = GPUMMAWeightsWhole;
+  else
+    return false;
+  return true;
+}
+
 static bool isPowerOfTwo(int64_t value) {
   return value > 0 && (value & (value - 1)) == 0;
 }
@@ -100,6 +111,11 @@ static void resolveOptions(const ConvertOptions *options, GPUConfig *config,
                          "matvec=%s is not a schedule; use mma, "
                          "simt or auto",
                          options->matvec);
+  else if (!parseMMAWeights(options->mmaWeights, &config->mmaWeights))
+    coopvecBufferAppendf(message,
+                         "mma-weights=%s is not a weight staging; use "
+                         "slices or whole",
+                         options->mmaWeights);
   else if (!isPowerOfTwo(options->subgroupSize) || options->subgroupSize < 4 ||
            options->subgroupSize > 128)
     coopvecBufferAppendf(message,
@@ -553,6 +569,15 @@ static const CoopvecPassOption convertOptions[] = {
      "and is tested where there are no tensor cores or cooperative "
      "matrices (lavapipe); a tile group is the subgroup, or 32 threads (a "
      "warp) when the subgroup is smaller"},
+    {"mma-weights", CoopvecOptionString, offsetof(ConvertOptions, mmaWeights),
+     "slices",
+     "how a tensor-core matvec stages its weights in workgroup memory: "
+     "slices (16 rows per 16-column output tile, a barrier pair each) or "
+     "whole (every row at once, one barrier pair; the k-steps load each "
+     "input fragment once for all output tiles, whose accumulators stay in "
+     "registers: for matvecs of at most 8 tiles of accumulators per tile "
+     "group, 64 outputs at 32 threads, whose rows fit workgroup-memory; "
+     "others use slices)"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {

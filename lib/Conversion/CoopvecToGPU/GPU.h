@@ -37,6 +37,14 @@ typedef enum GPUMatvecMode {
   GPUMatvecSIMT,
 } GPUMatvecMode;
 
+/// How tensor-core matvecs stage their weights (mma-weights): 16 rows per
+/// 16-column output tile, or every row at once with the output tiles'
+/// accumulators kept over the k-steps (GPUMatvec.c).
+typedef enum GPUMMAWeights {
+  GPUMMAWeightsSlices,
+  GPUMMAWeightsWhole,
+} GPUMMAWeights;
+
 /// How one matvec runs, decided before anything changes (GPUPlan.c).
 typedef enum GPUSchedule {
   GPUScheduleSIMT = 1,
@@ -56,6 +64,7 @@ typedef struct GPUConfig {
   bool boundsChecks;            // run-time checks of accesses (Memory.c)
   CoopvecReduceMode reduceMode; // scatter-adds (ReduceMode.h), resolved
   bool emulateMMA;              // tile products in FMAs (GPUMatvec.c)
+  GPUMMAWeights mmaWeights;     // weight staging of tensor-core matvecs
   int64_t tileThreads;          // threads whose rows form the staged tiles
 } GPUConfig;
 
@@ -74,6 +83,9 @@ typedef struct GPUStaging {
 
 typedef struct GPUPlan {
   CoopvecPointerMap schedules; // coopvec.matvec op -> GPUSchedule
+  /// Tensor-core matvec op -> 1: its weights staged whole (mma-weights=
+  /// whole, where the accumulators and the workgroup memory allow).
+  CoopvecPointerMap wholeWeights;
   GPUStaging staging;
   bool simtMatvecs; // some matvec runs as per-thread FMA loops
 } GPUPlan;
@@ -88,6 +100,12 @@ void gpuPlanFree(GPUPlan *plan);
 
 /// Tensor-core tiles: 16 x 16 outputs; k is 16 for f16 and 8 for tf32.
 enum { GPU_MMA_TILE = 16 };
+/// mma-weights=whole keeps the accumulators of every output tile of every
+/// row tile of a tile group over the k-steps: at most this many 16 x 16 f32
+/// tiles, 8 registers each per thread of a warp (64 registers: a W = 64
+/// matvec at 32-thread tile groups; the W = 64 kernel of bench/mlp-gpu used
+/// 168 registers without spills before them).
+enum { GPU_WHOLE_WEIGHTS_MAX_TILES = 8 };
 int64_t gpuMMAKStep(GPUSchedule schedule);
 /// The threads whose rows one tensor-core tile group stages and
 /// multiplies: the subgroup (the MMA ops are subgroup operations); when
@@ -145,11 +163,12 @@ MlirValue gpuBuildAccumulate(CoopvecBuilder *b, MlirValue w, MlirValue x,
 /// rows [rowStart, rowStart + 16) of the staged inputs (`rowStride`
 /// elements a row, the first `paddedInputs` used) times the transpose of
 /// the staged 16 x paddedInputs weight slice (`weightStride` elements a
-/// row), from -0.0, stored to the same rows of the result tiles
-/// (l->output, gpuOutputRowStride f32 a row).
+/// row, from element `weightStart`), from -0.0, stored to the same rows of the
+/// result tiles (l->output, gpuOutputRowStride f32 a row).
 typedef struct GPUTileProduct {
   MlirValue input, weights, rowStart;
   int64_t rowStride, weightStride, paddedInputs;
+  int64_t weightStart; // the element of `weights` where the slice starts
 } GPUTileProduct;
 /// The product without tensor cores (emulate-mma, GPUEmulatedMMA.c).
 void gpuEmulateTileProduct(GPULowering *l, const GPUTileProduct *product);

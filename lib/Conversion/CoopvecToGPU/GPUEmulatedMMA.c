@@ -59,7 +59,9 @@ void gpuEmulateTileProduct(GPULowering *l, const GPUTileProduct *product) {
   for (int64_t i = 0; i < count; ++i)
     sums[i] = coopvecPerThreadConstant(&l->p, -0.0);
   MlirValue rowAt = gpuMulIndex(l, b, row, product->rowStride);
-  MlirValue columnAt = gpuMulIndex(l, b, column, product->weightStride);
+  MlirValue columnAt =
+      gpuAddIndex(l, b, gpuMulIndex(l, b, column, product->weightStride),
+                  product->weightStart);
   CoopvecLoop loop =
       coopvecBuildFor(b, coopvecPerThreadIndex(&l->p, 0),
                       coopvecPerThreadIndex(&l->p, product->paddedInputs),

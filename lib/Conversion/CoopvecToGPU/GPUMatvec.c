@@ -71,6 +71,10 @@ typedef struct Matvec {
   /// staged input rows and weight rows, and the staging buffers.
   int64_t paddedInputs, rowStride, weightStride;
   MlirValue inputBuffer, weightBuffer;
+  /// mma-weights=whole: every weight row staged at once; weightStart is
+  /// the first element of the slice of the output tile being read back.
+  bool wholeWeights;
+  int64_t weightStart;
   /// The result: its tile, or its SSA values.
   MlirValue tile;
   MlirValue *values;
@@ -204,10 +208,10 @@ static void stageInputRow(GPULowering *l, const Matvec *m) {
 /// Splits the slice index `i` into (j, k) so that consecutive threads read
 /// consecutive weights when the layout allows.
 static void sliceCoordinates(GPULowering *l, CoopvecBuilder *b, const Matvec *m,
-                             MlirValue i, MlirValue *k, MlirValue *j) {
+                             int64_t rows, MlirValue i, MlirValue *k,
+                             MlirValue *j) {
   bool inputsContiguous = m->inputStride == 1;
-  MlirValue fast =
-      indexConstant(l, inputsContiguous ? m->paddedInputs : GPU_MMA_TILE);
+  MlirValue fast = indexConstant(l, inputsContiguous ? m->paddedInputs : rows);
   MlirValue minor = coopvecBuildBinaryOp(b, "arith.remui", i, fast);
   MlirValue major = coopvecBuildBinaryOp(b, "arith.divui", i, fast);
   *k = inputsContiguous ? minor : major;
@@ -251,18 +255,19 @@ static bool copiesWeightChunks(const Matvec *m, MlirType chunk) {
          m->outputStride % width == 0 && m->view->base % width == 0;
 }
 
-/// The copy of R element by element, each thread every blockSize-th.
-/// (Unrolling this loop, so that a thread's loads are in flight together,
-/// changed nothing measurable on an H200 and cost 9 registers:
-/// docs/performance.md.)
-static void stageWeightElements(GPULowering *l, const Matvec *m, int64_t tile) {
-  int64_t count = m->paddedInputs * GPU_MMA_TILE;
+/// The copy of R element by element, each thread every blockSize-th:
+/// `rows` rows from W's row 16 `tile`. (Unrolling this loop, so that a
+/// thread's loads are in flight together, changed nothing measurable on an
+/// H200 and cost 9 registers: docs/performance.md.)
+static void stageWeightElements(GPULowering *l, const Matvec *m, int64_t tile,
+                                int64_t rows) {
+  int64_t count = m->paddedInputs * rows;
   CoopvecLoop loop =
       coopvecBuildFor(&l->p.body, l->threadInBlock, indexConstant(l, count),
                       indexConstant(l, l->config->blockSize), 0, NULL);
   CoopvecBuilder *b = &loop.body;
   MlirValue k, j;
-  sliceCoordinates(l, b, m, loop.inductionVar, &k, &j);
+  sliceCoordinates(l, b, m, rows, loop.inductionVar, &k, &j);
   MlirValue o = gpuAddIndex(l, b, j, tile * GPU_MMA_TILE);
   MlirValue at = addIndex(b, mulIndex(l, b, j, m->weightStride), k);
   coopvecBuildMemrefStore(b, paddedWeight(l, b, m, o, k), m->weightBuffer, at);
@@ -273,11 +278,11 @@ static void stageWeightElements(GPULowering *l, const Matvec *m, int64_t tile) {
 /// elements from k = width * (i % (Kp / width)); -0.0 outside W (the load
 /// clamped to a valid chunk).
 static void stageWeightChunks(GPULowering *l, const Matvec *m, int64_t tile,
-                              MlirType chunk) {
+                              int64_t rows, MlirType chunk) {
   int64_t width = mlirShapedTypeGetDimSize(chunk, 0);
   int64_t perRow = m->paddedInputs / width;
   CoopvecLoop loop = coopvecBuildFor(
-      &l->p.body, l->threadInBlock, indexConstant(l, perRow * GPU_MMA_TILE),
+      &l->p.body, l->threadInBlock, indexConstant(l, perRow * rows),
       indexConstant(l, l->config->blockSize), 0, NULL);
   CoopvecBuilder *b = &loop.body;
   MlirValue i = loop.inductionVar;
@@ -298,13 +303,15 @@ static void stageWeightChunks(GPULowering *l, const Matvec *m, int64_t tile,
   coopvecFinishFor(&loop, 0, NULL);
 }
 
-/// The workgroup copies the 16 x Kp slice R[j, k] = W(16 tile + j, k).
-static void stageWeightSlice(GPULowering *l, const Matvec *m, int64_t tile) {
+/// The workgroup copies the rows x Kp weights R[j, k] = W(16 tile + j, k):
+/// a 16-row slice, or every row (mma-weights=whole).
+static void stageWeightRows(GPULowering *l, const Matvec *m, int64_t tile,
+                            int64_t rows) {
   MlirType chunk = chunkOf(m->view->element);
   if (copiesWeightChunks(m, chunk))
-    stageWeightChunks(l, m, tile, chunk);
+    stageWeightChunks(l, m, tile, rows, chunk);
   else
-    stageWeightElements(l, m, tile);
+    stageWeightElements(l, m, tile, rows);
 }
 
 /// C = sum over k-steps of X[rows, k] R^T[k, :] from -0.0, for the 16 rows
@@ -370,7 +377,8 @@ static void sumZeroProducts(GPULowering *l, const Matvec *m,
   for (int64_t j = 0; j < count; ++j) {
     MlirValue w = coopvecBuildMemrefLoad(
         in, m->weightBuffer,
-        gpuAddIndex(l, in, loop.inductionVar, j * m->weightStride));
+        gpuAddIndex(l, in, loop.inductionVar,
+                    m->weightStart + j * m->weightStride));
     MlirValue product =
         coopvecBuildBinaryOp(in, "arith.mulf", coopvecWidenToF32(in, w), x);
     MlirValue productIsZero =
@@ -438,8 +446,120 @@ static void multiplyTile(GPULowering *l, const Matvec *m, MlirValue rowStart) {
     return;
   }
   GPUTileProduct product = {m->inputBuffer, m->weightBuffer, rowStart,
-                            m->rowStride,   m->weightStride, m->paddedInputs};
+                            m->rowStride,   m->weightStride, m->paddedInputs,
+                            m->weightStart};
   gpuEmulateTileProduct(l, &product);
+}
+
+/// A thread reads the result rows its own tile group stored: a subgroup
+/// barrier, or a block barrier where the group spans subgroups.
+static void syncTileGroup(GPULowering *l) {
+  if (l->config->tileThreads == l->config->subgroupSize)
+    coopvecBuildSubgroupBarrier(&l->p.body);
+  else
+    coopvecBuildBarrier(&l->p.body);
+}
+
+/// mma-weights=slices: per output tile, a barrier pair around the copy of
+/// its 16 weight rows, every row tile multiplied, the results read back.
+static void emitSlicedWeights(GPULowering *l, Matvec *m, int64_t tiles) {
+  for (int64_t tile = 0; tile < tiles; ++tile) {
+    // Earlier readers of the weight slice and of Y are done.
+    coopvecBuildBarrier(&l->p.body);
+    stageWeightRows(l, m, tile, GPU_MMA_TILE);
+    coopvecBuildBarrier(&l->p.body);
+    for (int64_t first = 0; first < l->config->tileThreads;
+         first += GPU_MMA_TILE)
+      multiplyTile(l, m, gpuAddIndex(l, &l->p.body, l->tileRow, first));
+    syncTileGroup(l);
+    readOutputTile(l, m, tile);
+  }
+}
+
+/// The accumulators of every (row tile, output tile) pair of the tile
+/// group from -0.0 over the k-steps: each step loads a row tile's X
+/// fragment once for all output tiles (slices load it once per output
+/// tile). acc[r * tiles + n] is row tile r times output tile n.
+static void multiplyWhole(GPULowering *l, const Matvec *m, int64_t rowTiles,
+                          int64_t tiles, MlirValue *acc) {
+  CoopvecBuilder *b = &l->p.body;
+  MlirContext ctx = l->p.ctx;
+  int64_t kStep = gpuMMAKStep(m->schedule), count = rowTiles * tiles;
+  MlirType stage =
+      mlirShapedTypeGetElementType(mlirValueGetType(m->inputBuffer));
+  MlirType aType = coopvecMMAMatrixType(ctx, GPU_MMA_TILE, kStep, stage, "AOp");
+  MlirType bType = coopvecMMAMatrixType(ctx, kStep, GPU_MMA_TILE, stage, "BOp");
+  MlirType cType =
+      coopvecMMAMatrixType(ctx, GPU_MMA_TILE, GPU_MMA_TILE, l->p.f32, "COp");
+  MlirValue init =
+      coopvecBuildMMAConstant(b, cType, coopvecPerThreadConstant(&l->p, -0.0));
+  for (int64_t i = 0; i < count; ++i)
+    acc[i] = init;
+  CoopvecLoop loop = coopvecBuildFor(b, indexConstant(l, 0),
+                                     indexConstant(l, m->paddedInputs / kStep),
+                                     indexConstant(l, 1), count, acc);
+  CoopvecBuilder *in = &loop.body;
+  MlirValue k = mulIndex(l, in, loop.inductionVar, kStep);
+  MlirValue x[GPU_WHOLE_WEIGHTS_MAX_TILES];
+  for (int64_t n = 0; n < tiles; ++n)
+    x[n] = coopvecBuildMMALoad(
+        in, bType, m->weightBuffer,
+        gpuAddIndex(l, in, k, n * GPU_MMA_TILE * m->weightStride),
+        m->weightStride, true);
+  for (int64_t r = 0; r < rowTiles; ++r) {
+    MlirValue rowStart = gpuAddIndex(l, in, l->tileRow, r * GPU_MMA_TILE);
+    MlirValue a = coopvecBuildMMALoad(
+        in, aType, m->inputBuffer,
+        addIndex(in, mulIndex(l, in, rowStart, m->rowStride), k), m->rowStride,
+        false);
+    for (int64_t n = 0; n < tiles; ++n)
+      acc[r * tiles + n] = coopvecBuildMMACompute(
+          in, a, x[n], coopvecLoopIterArg(&loop, r * tiles + n), true);
+  }
+  coopvecFinishFor(&loop, count, acc);
+  for (int64_t i = 0; i < count; ++i)
+    acc[i] = mlirOperationGetResult(loop.op, i);
+}
+
+/// Output tile n of every row tile into Y: the accumulators on tensor
+/// cores, or the emulated products (which compute it now, from the staged
+/// rows: the same staging, barriers and read-back).
+static void storeWholeTile(GPULowering *l, Matvec *m, int64_t rowTiles,
+                           int64_t tiles, int64_t n, const MlirValue *acc) {
+  CoopvecBuilder *b = &l->p.body;
+  int64_t outStride = gpuOutputRowStride(&l->plan->staging);
+  for (int64_t r = 0; r < rowTiles; ++r) {
+    MlirValue rowStart = gpuAddIndex(l, b, l->tileRow, r * GPU_MMA_TILE);
+    if (l->config->emulateMMA)
+      multiplyTile(l, m, rowStart);
+    else
+      coopvecBuildMMAStore(b, acc[r * tiles + n], l->output,
+                           mulIndex(l, b, rowStart, outStride), outStride);
+  }
+}
+
+/// mma-weights=whole: one barrier pair around the copy of every weight
+/// row, the k-steps over all output tiles at once (multiplyWhole), then the
+/// result tiles stored and read back one by one through Y (a tile group's
+/// own rows: tile-group barriers only).
+static void emitWholeWeights(GPULowering *l, Matvec *m, int64_t tiles) {
+  int64_t rowTiles = l->config->tileThreads / GPU_MMA_TILE;
+  MlirValue acc[GPU_WHOLE_WEIGHTS_MAX_TILES] = {{NULL}}; // emulated: unused
+  // Earlier readers of the weights and of Y are done.
+  coopvecBuildBarrier(&l->p.body);
+  stageWeightRows(l, m, 0, tiles * GPU_MMA_TILE);
+  coopvecBuildBarrier(&l->p.body);
+  if (!l->config->emulateMMA)
+    multiplyWhole(l, m, rowTiles, tiles, acc);
+  for (int64_t n = 0; n < tiles; ++n) {
+    m->weightStart = n * GPU_MMA_TILE * m->weightStride;
+    if (n)
+      syncTileGroup(l); // the group's reads of tile n - 1 are done
+    storeWholeTile(l, m, rowTiles, tiles, n, acc);
+    syncTileGroup(l);
+    readOutputTile(l, m, n);
+  }
+  m->weightStart = 0;
 }
 
 static void emitTensorCoreMatvec(GPULowering *l, Matvec *m) {
@@ -452,21 +572,10 @@ static void emitTensorCoreMatvec(GPULowering *l, Matvec *m) {
       gpuWeightRowStride(&l->plan->staging, m->schedule, m->paddedInputs);
   stageInputRow(l, m);
   int64_t tiles = gpuRoundUp(m->numOutputs, GPU_MMA_TILE) / GPU_MMA_TILE;
-  for (int64_t tile = 0; tile < tiles; ++tile) {
-    // Earlier readers of the weight slice and of Y are done.
-    coopvecBuildBarrier(&l->p.body);
-    stageWeightSlice(l, m, tile);
-    coopvecBuildBarrier(&l->p.body);
-    for (int64_t first = 0; first < l->config->tileThreads;
-         first += GPU_MMA_TILE)
-      multiplyTile(l, m, gpuAddIndex(l, &l->p.body, l->tileRow, first));
-    // A thread reads the row its own tile group stored.
-    if (l->config->tileThreads == l->config->subgroupSize)
-      coopvecBuildSubgroupBarrier(&l->p.body);
-    else
-      coopvecBuildBarrier(&l->p.body);
-    readOutputTile(l, m, tile);
-  }
+  if (m->wholeWeights)
+    emitWholeWeights(l, m, tiles);
+  else
+    emitSlicedWeights(l, m, tiles);
 }
 
 //===----------------------------------------------------------------------===//
@@ -559,6 +668,7 @@ static Matvec matvecOf(GPULowering *l, MlirOperation op,
   m.inputStride = transpose ? rowStride : colStride;
   intptr_t planned = coopvecPointerMapFind(&l->plan->schedules, op.ptr);
   m.schedule = planned > 0 ? (GPUSchedule)planned : GPUScheduleSIMT;
+  m.wholeWeights = coopvecPointerMapFind(&l->plan->wholeWeights, op.ptr) >= 0;
   return m;
 }
 

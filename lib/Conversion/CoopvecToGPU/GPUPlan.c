@@ -62,13 +62,13 @@ int64_t gpuStagingBytes(const GPUStaging *staging) {
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
 /// `staging` grown by what one tensor-core matvec with `inputs` inputs
-/// needs.
+/// needs, staging `weightRows` weight rows at once.
 static GPUStaging withMatvec(GPUStaging staging, const GPUConfig *config,
-                             GPUSchedule schedule, int64_t inputs) {
+                             GPUSchedule schedule, int64_t inputs,
+                             int64_t weightRows) {
   int64_t padded = gpuRoundUp(inputs, gpuMMAKStep(schedule));
   int64_t input = config->blockSize * gpuStagedRowStride(schedule, padded);
-  int64_t weight =
-      GPU_MMA_TILE * gpuWeightRowStride(&staging, schedule, padded);
+  int64_t weight = weightRows * gpuWeightRowStride(&staging, schedule, padded);
   if (schedule == GPUScheduleMMAF16) {
     staging.inputF16 = max64(staging.inputF16, input);
     staging.weightF16 = max64(staging.weightF16, weight);
@@ -104,12 +104,33 @@ static GPUSchedule tensorCoreSchedule(MlirOperation op, const GPUConfig *config,
   return f16 ? GPUScheduleMMAF16 : GPUScheduleMMATF32;
 }
 
+static bool isTransposed(MlirOperation op) {
+  return !mlirAttributeIsNull(mlirOperationGetAttributeByName(
+      op, mlirStringRefCreateFromCString("transpose")));
+}
+
 static int64_t matvecInputs(MlirOperation op) {
   MlirType matrix = mlirValueGetType(mlirOperationGetOperand(op, 0));
-  bool transpose = !mlirAttributeIsNull(mlirOperationGetAttributeByName(
-      op, mlirStringRefCreateFromCString("transpose")));
-  return transpose ? coopvecMatrixTypeGetRows(matrix)
-                   : coopvecMatrixTypeGetCols(matrix);
+  return isTransposed(op) ? coopvecMatrixTypeGetRows(matrix)
+                          : coopvecMatrixTypeGetCols(matrix);
+}
+
+static int64_t matvecOutputs(MlirOperation op) {
+  MlirType matrix = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  return isTransposed(op) ? coopvecMatrixTypeGetCols(matrix)
+                          : coopvecMatrixTypeGetRows(matrix);
+}
+
+/// The weight rows `op` stages at once with mma-weights=whole (all of
+/// them, padded to whole tiles), or 0 where its accumulators would exceed
+/// GPU_WHOLE_WEIGHTS_MAX_TILES or the option asks for slices.
+static int64_t wholeWeightRows(MlirOperation op, const GPUConfig *config) {
+  int64_t rows = gpuRoundUp(matvecOutputs(op), GPU_MMA_TILE);
+  int64_t tiles = rows / GPU_MMA_TILE * (config->tileThreads / GPU_MMA_TILE);
+  return config->mmaWeights == GPUMMAWeightsWhole &&
+                 tiles <= GPU_WHOLE_WEIGHTS_MAX_TILES
+             ? rows
+             : 0;
 }
 
 /// How a planning pass goes: whether it reports what cannot be honored,
@@ -144,8 +165,18 @@ static bool planMatvec(MlirOperation op, Planning *planning) {
     const char *why = NULL;
     GPUSchedule mma = tensorCoreSchedule(op, config, &why);
     GPUStaging grown = plan->staging;
-    if (mma)
-      grown = withMatvec(plan->staging, config, mma, matvecInputs(op));
+    int64_t wholeRows = mma ? wholeWeightRows(op, config) : 0;
+    if (wholeRows) {
+      grown =
+          withMatvec(plan->staging, config, mma, matvecInputs(op), wholeRows);
+      if (gpuStagingBytes(&grown) <= config->workgroupMemory)
+        coopvecPointerMapInsert(&plan->wholeWeights, op.ptr, 1);
+      else
+        wholeRows = 0; // slices need less
+    }
+    if (mma && !wholeRows)
+      grown = withMatvec(plan->staging, config, mma, matvecInputs(op),
+                         GPU_MMA_TILE);
     bool fits = gpuStagingBytes(&grown) <= config->workgroupMemory;
     planning->offTensorCores += mma && !fits;
     if (mma && fits) {
@@ -212,4 +243,7 @@ bool gpuPlanFunction(MlirOperation func, const GPUConfig *config,
   return planWith(func, config, passName, plan, best, true).ok;
 }
 
-void gpuPlanFree(GPUPlan *plan) { coopvecPointerMapFree(&plan->schedules); }
+void gpuPlanFree(GPUPlan *plan) {
+  coopvecPointerMapFree(&plan->schedules);
+  coopvecPointerMapFree(&plan->wholeWeights);
+}

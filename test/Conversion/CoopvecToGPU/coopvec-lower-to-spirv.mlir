@@ -136,7 +136,7 @@
 
 // AUTO: error: in pipeline 'coopvec-lower-to-spirv': mode=auto chooses between portable and cooperative-matrix from what the device has, and no device was described: give device-cooperative-matrix=true|false (whether the device multiplies the cooperative-matrix-shapes; the execution engine passes what the device reports) or mode=portable|cooperative-matrix
 // MODE: error: in pipeline 'coopvec-lower-to-spirv': mode=fast is not valid: expected portable, cooperative-matrix or auto
-// OPTION: error: in pipeline 'coopvec-lower-to-spirv': unknown option 'lanes' (options: mode, device-cooperative-matrix, subgroup-size, block-size, workgroup-memory, atomic-float, cooperative-matrix-shapes, signed-zero-inf-nan-preserve, denorm-preserve, rounding-mode-rte, opaque-f16-extension, bounds-checks, reduce-mode, emulate-mma, binary)
+// OPTION: error: in pipeline 'coopvec-lower-to-spirv': unknown option 'lanes' (options: mode, device-cooperative-matrix, subgroup-size, block-size, workgroup-memory, atomic-float, cooperative-matrix-shapes, signed-zero-inf-nan-preserve, denorm-preserve, rounding-mode-rte, opaque-f16-extension, bounds-checks, reduce-mode, emulate-mma, mma-weights, binary)
 // SUBGROUP: error: in pipeline 'coopvec-lower-to-spirv': subgroup-size=24 is not valid: expected a power of two from 1 to 128
 // BLOCK: error: in pipeline 'coopvec-lower-to-spirv': block-size=48 must be a multiple of the subgroup size (32)
 // COOP-SUBGROUP: error: in pipeline 'coopvec-lower-to-spirv': mode=cooperative-matrix stages the vectors of a subgroup as rows of 16 x 16 tiles: subgroup-size=8 must be a multiple of 16

@@ -48,6 +48,17 @@
 // RUN:   | FileCheck %s --check-prefix=EMULATE-PIPELINE
 // EMULATE-PIPELINE: coopvec-run: error: --emulate-mma is an option of the default pipeline; with --pipeline, give it in the pipeline (coopvec-lower-to-<target>{emulate-mma=...})
 
+// --mma-weights likewise, and takes slices or whole only.
+// RUN: not coopvec-run %s --entry=scale --random --mma-weights=whole 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=WEIGHTS-CPU
+// WEIGHTS-CPU: coopvec-run: error: --mma-weights is an option of the cuda and vulkan targets, not of 'cpu'
+// RUN: not coopvec-run %s --entry=scale --random --mma-weights=whole --target=vulkan --pipeline='builtin.module(coopvec-lower-to-spirv)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=WEIGHTS-PIPELINE
+// WEIGHTS-PIPELINE: coopvec-run: error: --mma-weights is an option of the default pipeline; with --pipeline, give it in the pipeline (coopvec-lower-to-<target>{mma-weights=...})
+// RUN: not coopvec-run %s --entry=scale --random --mma-weights=rows --target=vulkan 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=WEIGHTS-VALUE
+// WEIGHTS-VALUE: coopvec-run: error: invalid value in '--mma-weights=rows'
+
 // RUN: not coopvec-run %t.missing.mlir --entry=scale 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOFILE
 // NOFILE: coopvec-run: error: {{.*}}missing.mlir: cannot open: No such file or directory
