@@ -14,12 +14,13 @@ packages=(cmake ninja-build gcc libc6-dev python3 libmlir-22-dev mlir-22-tools
           spirv-tools)
 # --fuzz: also clang-14 and its sanitizer runtimes, for scripts/fuzz.sh and
 # scripts/tsan.sh (docs/reliability.md); the default build needs neither.
-# --bench: also oneDNN and libxsmm, optional baselines of bench/mlp-cpu
-# (docs/performance.md); neither the default build nor the tests need them.
+# --bench: also oneDNN and libxsmm, optional baselines of bench/mlp-cpu, and
+# PyTorch (python3-torch), bench/train-cpu's (docs/performance.md); neither
+# the default build nor the tests need them.
 for arg in "$@"; do
   case "$arg" in
     --fuzz) packages+=(clang-14 libclang-rt-14-dev) ;;
-    --bench) packages+=(libdnnl-dev libxsmm-dev) ;;
+    --bench) packages+=(libdnnl-dev libxsmm-dev python3-torch) ;;
     *) echo "usage: install-deps.sh [--fuzz] [--bench]" >&2; exit 2 ;;
   esac
 done

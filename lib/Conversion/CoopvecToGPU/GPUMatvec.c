@@ -314,30 +314,45 @@ static void stageWeightRows(GPULowering *l, const Matvec *m, int64_t tile,
     stageWeightElements(l, m, tile, rows);
 }
 
+/// The fragment types of `m`'s tile products: A (16 x k) and B (k x 16)
+/// of the staging type, the f32 accumulator C (16 x 16), and C's -0.0 (the
+/// empty sum) built at `b`.
+typedef struct Fragments {
+  int64_t kStep;
+  MlirType a, b, c;
+  MlirValue zero;
+} Fragments;
+
+static Fragments fragmentsOf(GPULowering *l, const Matvec *m,
+                             CoopvecBuilder *b) {
+  MlirContext ctx = l->p.ctx;
+  Fragments f = {.kStep = gpuMMAKStep(m->schedule)};
+  MlirType stage =
+      mlirShapedTypeGetElementType(mlirValueGetType(m->inputBuffer));
+  f.a = coopvecMMAMatrixType(ctx, GPU_MMA_TILE, f.kStep, stage, "AOp");
+  f.b = coopvecMMAMatrixType(ctx, f.kStep, GPU_MMA_TILE, stage, "BOp");
+  f.c = coopvecMMAMatrixType(ctx, GPU_MMA_TILE, GPU_MMA_TILE, l->p.f32, "COp");
+  f.zero =
+      coopvecBuildMMAConstant(b, f.c, coopvecPerThreadConstant(&l->p, -0.0));
+  return f;
+}
+
 /// C = sum over k-steps of X[rows, k] R^T[k, :] from -0.0, for the 16 rows
 /// of the subgroup's tile that start at row `rowStart`; stored to Y.
 static void multiplyRowTile(GPULowering *l, const Matvec *m,
                             MlirValue rowStart) {
   CoopvecBuilder *b = &l->p.body;
-  MlirContext ctx = l->p.ctx;
-  int64_t kStep = gpuMMAKStep(m->schedule);
-  MlirType stage =
-      mlirShapedTypeGetElementType(mlirValueGetType(m->inputBuffer));
-  MlirType aType = coopvecMMAMatrixType(ctx, GPU_MMA_TILE, kStep, stage, "AOp");
-  MlirType bType = coopvecMMAMatrixType(ctx, kStep, GPU_MMA_TILE, stage, "BOp");
-  MlirType cType =
-      coopvecMMAMatrixType(ctx, GPU_MMA_TILE, GPU_MMA_TILE, l->p.f32, "COp");
-  MlirValue init =
-      coopvecBuildMMAConstant(b, cType, coopvecPerThreadConstant(&l->p, -0.0));
+  Fragments f = fragmentsOf(l, m, b);
+  int64_t kStep = f.kStep;
   CoopvecLoop loop = coopvecBuildFor(b, indexConstant(l, 0),
                                      indexConstant(l, m->paddedInputs / kStep),
-                                     indexConstant(l, 1), 1, &init);
+                                     indexConstant(l, 1), 1, &f.zero);
   CoopvecBuilder *in = &loop.body;
   MlirValue aAt = addIndex(in, mulIndex(l, in, rowStart, m->rowStride),
                            mulIndex(l, in, loop.inductionVar, kStep));
   MlirValue a =
-      coopvecBuildMMALoad(in, aType, m->inputBuffer, aAt, m->rowStride, false);
-  MlirValue x = coopvecBuildMMALoad(in, bType, m->weightBuffer,
+      coopvecBuildMMALoad(in, f.a, m->inputBuffer, aAt, m->rowStride, false);
+  MlirValue x = coopvecBuildMMALoad(in, f.b, m->weightBuffer,
                                     mulIndex(l, in, loop.inductionVar, kStep),
                                     m->weightStride, true);
   MlirValue sum =
@@ -483,18 +498,10 @@ static void emitSlicedWeights(GPULowering *l, Matvec *m, int64_t tiles) {
 static void multiplyWhole(GPULowering *l, const Matvec *m, int64_t rowTiles,
                           int64_t tiles, MlirValue *acc) {
   CoopvecBuilder *b = &l->p.body;
-  MlirContext ctx = l->p.ctx;
-  int64_t kStep = gpuMMAKStep(m->schedule), count = rowTiles * tiles;
-  MlirType stage =
-      mlirShapedTypeGetElementType(mlirValueGetType(m->inputBuffer));
-  MlirType aType = coopvecMMAMatrixType(ctx, GPU_MMA_TILE, kStep, stage, "AOp");
-  MlirType bType = coopvecMMAMatrixType(ctx, kStep, GPU_MMA_TILE, stage, "BOp");
-  MlirType cType =
-      coopvecMMAMatrixType(ctx, GPU_MMA_TILE, GPU_MMA_TILE, l->p.f32, "COp");
-  MlirValue init =
-      coopvecBuildMMAConstant(b, cType, coopvecPerThreadConstant(&l->p, -0.0));
+  Fragments f = fragmentsOf(l, m, b);
+  int64_t kStep = f.kStep, count = rowTiles * tiles;
   for (int64_t i = 0; i < count; ++i)
-    acc[i] = init;
+    acc[i] = f.zero;
   CoopvecLoop loop = coopvecBuildFor(b, indexConstant(l, 0),
                                      indexConstant(l, m->paddedInputs / kStep),
                                      indexConstant(l, 1), count, acc);
@@ -503,13 +510,13 @@ static void multiplyWhole(GPULowering *l, const Matvec *m, int64_t rowTiles,
   MlirValue x[GPU_WHOLE_WEIGHTS_MAX_TILES];
   for (int64_t n = 0; n < tiles; ++n)
     x[n] = coopvecBuildMMALoad(
-        in, bType, m->weightBuffer,
+        in, f.b, m->weightBuffer,
         gpuAddIndex(l, in, k, n * GPU_MMA_TILE * m->weightStride),
         m->weightStride, true);
   for (int64_t r = 0; r < rowTiles; ++r) {
     MlirValue rowStart = gpuAddIndex(l, in, l->tileRow, r * GPU_MMA_TILE);
     MlirValue a = coopvecBuildMMALoad(
-        in, aType, m->inputBuffer,
+        in, f.a, m->inputBuffer,
         addIndex(in, mulIndex(l, in, rowStart, m->rowStride), k), m->rowStride,
         false);
     for (int64_t n = 0; n < tiles; ++n)

@@ -38,25 +38,8 @@
 /// of the result from row i of the operands.
 static bool isFusable(MlirOperation op) {
   const CoopvecOpInfo *info = coopvecLookupOp(op);
-  if (!info)
-    return false;
-  switch (info->id) {
-  case CoopvecOpAdd:
-  case CoopvecOpSub:
-  case CoopvecOpMul:
-  case CoopvecOpMin:
-  case CoopvecOpMax:
-  case CoopvecOpStep:
-  case CoopvecOpFma:
-  case CoopvecOpNeg:
-  case CoopvecOpExp2:
-  case CoopvecOpLog2:
-  case CoopvecOpTanh:
-  case CoopvecOpCast:
-    return true;
-  default:
-    return false;
-  }
+  return info && (coopvecOpClassIsElementwise(info->opClass) ||
+                  info->id == CoopvecOpCast);
 }
 
 /// A lowered op the loop may move below: no regions, no memory access.
