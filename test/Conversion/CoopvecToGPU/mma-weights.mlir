@@ -57,8 +57,9 @@ func.func @whole(%x: !coopvec.vec<64, f16>, %w: memref<?xf16>) -> !coopvec.vec<6
 // -----
 
 // 128 outputs are 2 x 8 = 16 accumulator tiles per 32-thread group, more
-// than GPU_WHOLE_WEIGHTS_MAX_TILES (8): the 128 x 128 matvec keeps its 8
-// slices, the 16 x 128 one after it takes the whole rows (2 accumulators).
+// than GPU_WHOLE_WEIGHTS_MAX_TILES (8): the 128 x 16 matvec keeps its 8
+// slices although its whole rows would fit (128 x 24 f16), the 16 x 128
+// one after it takes the whole rows (2 accumulators).
 // CHECK-LABEL: gpu.func @wide_kernel(
 // CHECK-COUNT-16: gpu.barrier{{$}}
 // CHECK-NOT:      iter_args({{.*}}) -> (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix
@@ -69,10 +70,10 @@ func.func @whole(%x: !coopvec.vec<64, f16>, %w: memref<?xf16>) -> !coopvec.vec<6
 // CHECK-NEXT:     %{{.*}}:2 = scf.for %{{.*}} = %c0 to %c8 step %c1 iter_args(
 // CHECK-NOT:      gpu.barrier{{$}}
 // CHECK:          gpu.return
-func.func @wide(%x: !coopvec.vec<128, f16>, %w: memref<?xf16>) -> !coopvec.vec<16, f16> {
-  %W = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf16>) -> !coopvec.matrix<128, 128, f16, "row_major">
-  %V = "coopvec.matrix_view"(%w) {offset = 32768} : (memref<?xf16>) -> !coopvec.matrix<16, 128, f16, "row_major">
-  %h = "coopvec.matvec"(%W, %x) : (!coopvec.matrix<128, 128, f16, "row_major">, !coopvec.vec<128, f16>) -> !coopvec.vec<128, f16>
+func.func @wide(%x: !coopvec.vec<16, f16>, %w: memref<?xf16>) -> !coopvec.vec<16, f16> {
+  %W = "coopvec.matrix_view"(%w) {offset = 0} : (memref<?xf16>) -> !coopvec.matrix<128, 16, f16, "row_major">
+  %V = "coopvec.matrix_view"(%w) {offset = 4096} : (memref<?xf16>) -> !coopvec.matrix<16, 128, f16, "row_major">
+  %h = "coopvec.matvec"(%W, %x) : (!coopvec.matrix<128, 16, f16, "row_major">, !coopvec.vec<16, f16>) -> !coopvec.vec<128, f16>
   %y = "coopvec.matvec"(%V, %h) : (!coopvec.matrix<16, 128, f16, "row_major">, !coopvec.vec<128, f16>) -> !coopvec.vec<16, f16>
   return %y : !coopvec.vec<16, f16>
 }
