@@ -85,6 +85,14 @@ static void badValue(SPIRVOptions *o, MlirStringRef key, MlirStringRef value,
                          value.data, expected);
 }
 
+/// The word of `words` (NULL-terminated) that `value` spells, or NULL.
+static const char *oneOf(MlirStringRef value, const char *const *words) {
+  for (; *words; ++words)
+    if (coopvecStringRefIs(value, *words))
+      return *words;
+  return NULL;
+}
+
 static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
   bool flag;
   if (coopvecStringRefIs(key, "mode")) {
@@ -137,20 +145,19 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
     if (!parseBool(value, &o->emulateMMA))
       badValue(o, key, value, "true or false");
   } else if (coopvecStringRefIs(key, "mma-weights")) {
-    if (coopvecStringRefIs(value, "slices") ||
-        coopvecStringRefIs(value, "whole"))
-      o->mmaWeights = coopvecStringRefIs(value, "whole") ? "whole" : "slices";
+    static const char *const stagings[] = {"slices", "whole", NULL};
+    const char *staging = oneOf(value, stagings);
+    if (staging)
+      o->mmaWeights = staging;
     else
       badValue(o, key, value, "slices or whole");
   } else if (coopvecStringRefIs(key, "reduce-mode")) {
-    static const char *const modes[] = {"direct", "local", "expand", "auto"};
-    bool known = false;
-    for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); ++i)
-      if (coopvecStringRefIs(value, modes[i])) {
-        o->reduceMode = modes[i];
-        known = true;
-      }
-    if (!known)
+    static const char *const modes[] = {"direct", "local", "expand", "auto",
+                                        NULL};
+    const char *mode = oneOf(value, modes);
+    if (mode)
+      o->reduceMode = mode;
+    else
       badValue(o, key, value, "direct, local, expand or auto");
   } else if (coopvecStringRefIs(key, "cooperative-matrix-shapes")) {
     if (value.length == 0 || value.length >= sizeof(o->shapes))

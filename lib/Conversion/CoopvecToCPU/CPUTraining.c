@@ -302,8 +302,10 @@ static void emitFlushTile(CPULowering *l, CoopvecBuilder *b,
 // outer_product_accumulate
 //===----------------------------------------------------------------------===//
 
-/// The tiles of `view`'s outer product: T, the padded b tile (its rows past
-/// K zeroed once, before the lane loop) and BT, all 64-byte aligned.
+/// The tiles of `view`'s outer product: T, BT and, where K is not a
+/// multiple of L, the padded b tile (its rows past K zeroed once, before the
+/// lane loop; otherwise b's rows are staged by stageMaskedUnlessAllActive),
+/// all 64-byte aligned.
 static OuterProduct allocateTiles(CPULowering *l,
                                   const CoopvecMatrixView *view) {
   OuterProduct o = {.view = view};
@@ -314,9 +316,11 @@ static OuterProduct allocateTiles(CPULowering *l,
   o.rowStride = colMajor ? 1 : view->cols;
   o.colStride = colMajor ? view->rows : 1;
   o.tile = cpuAllocaMatrix(l, view->rows, o.paddedCols);
-  o.bTile = cpuAllocaMatrix(l, o.paddedCols, lanes);
   o.bt = cpuAllocaMatrix(l, lanes, o.paddedCols);
-  emitZeroRows(l, &l->p.entry, o.bTile, view->cols, o.paddedCols, lanes);
+  if (o.paddedCols != view->cols) {
+    o.bTile = cpuAllocaMatrix(l, o.paddedCols, lanes);
+    emitZeroRows(l, &l->p.entry, o.bTile, view->cols, o.paddedCols, lanes);
+  }
   return o;
 }
 
@@ -336,7 +340,7 @@ bool cpuLowerOuterProduct(CoopvecPerThread *p, MlirOperation op) {
   OuterProduct o = allocateTiles(l, view);
   o.aTile = stageMaskedUnlessAllActive(l, mlirOperationGetOperand(op, 0));
   // b's tile is transposed as it is only when it needs no zero rows.
-  if (o.paddedCols == view->cols)
+  if (mlirValueIsNull(o.bTile))
     o.bTile = stageMaskedUnlessAllActive(l, mlirOperationGetOperand(op, 1));
   else
     stageMasked(l, mlirOperationGetOperand(op, 1), o.bTile);

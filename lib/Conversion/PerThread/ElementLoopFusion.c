@@ -26,7 +26,6 @@
 
 #include "Conversion/PerThread/PerThread.h"
 
-#include "Dialect/Verifier.h"
 #include "Support/Alloc.h"
 
 #include "coopvec-c/Support.h"
