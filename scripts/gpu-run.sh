@@ -42,8 +42,12 @@
 # per entry after mlp-gpu (mlp-gpu-v1, ...: the forward passes only, 60 s
 # each, with --gpu-options=ENTRY), so that one call compares schedule
 # options on the same warm GPU (GPU_RUN_VARIANTS='block-size=64;
-# register-elements=32'). Unset, it is 'mma-weights=whole' (built
-# 2026-11-28 without a GPU, docs/gpu-schedule.md); set it empty for none.
+# register-elements=32'). Unset, it is 'mma-weights=whole;
+# workgroup-memory=98304' (both built 2026-11-28 without a GPU: whole
+# weights, and staging in dynamic shared memory beyond 48 KiB,
+# docs/gpu-schedule.md); set it empty for none.
+# mlp-gpu-train-subgroup then times the training step with
+# training=subgroup (GPU_RUN_SKIP=train-subgroup leaves it out).
 # Usage: scripts/gpu-run.sh [BUNDLE_DIR]
 set -uo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -92,11 +96,15 @@ lit=(python3 /usr/lib/llvm-22/bin/lit -v)
 step nvidia-smi 30 nvidia-smi
 step vulkan-query 30 build/bench/vulkan-query
 step mlp-gpu 180 build/bench/mlp-gpu
-IFS=';' read -ra variants <<<"${GPU_RUN_VARIANTS-mma-weights=whole}"
+IFS=';' read -ra variants <<<"${GPU_RUN_VARIANTS-mma-weights=whole;workgroup-memory=98304}"
 for v in "${!variants[@]}"; do
   step "mlp-gpu-v$((v + 1))" 60 build/bench/mlp-gpu --mode=forward \
     --gpu-options="${variants[v]}"
 done
+# The training step with the training ops' subgroup form, against the
+# default block form of the mlp-gpu step (built 2026-11-28 without a GPU).
+step mlp-gpu-train-subgroup 60 build/bench/mlp-gpu --mode=train \
+  --gpu-options=training=subgroup
 step lit-cuda 180 "${lit[@]}" -j8 --param coopvec_run_target=cuda build/test/Integration/CPU &
 step lit-vulkan 180 "${lit[@]}" -j8 --param coopvec_run_target=vulkan build/test/Integration/CPU &
 wait

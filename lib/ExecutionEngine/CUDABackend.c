@@ -8,9 +8,12 @@
 //      coopvec-lower-to-nvvm{chip=sm_XY binary=false}, which stops before
 //      gpu-module-to-binary;
 //   3. read each kernel's launch contract (coopvec.block_size,
-//      coopvec.workgroup_memory) from the lowered gpu.module: PTX keeps
-//      only `.maxntid`, an upper bound, and the kernels need exactly their
-//      block size (thread = block_id * B + thread_id);
+//      coopvec.workgroup_memory, coopvec.dynamic_workgroup_memory) from the
+//      lowered gpu.module: PTX keeps only `.maxntid`, an upper bound, and
+//      the kernels need exactly their block size (thread = block_id * B +
+//      thread_id) and the dynamic shared memory coopvec-prepare-nvvm gave
+//      them (beyond 48 KiB: allowed by cuFuncSetAttribute, given at
+//      launch);
 //   4. serialize (gpu-module-to-binary{format=isa}), take the PTX
 //      (coopvecEmitGPU) and let the driver JIT-compile it for the device
 //      (cuModuleLoadDataEx, whose error log becomes the message).
@@ -104,6 +107,10 @@ static CoopvecStatus describeDevice(CoopvecEngine *engine) {
         readAttribute(engine, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK,
                       &state->maxSharedMemory);
   if (!status)
+    status = readAttribute(
+        engine, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+        &state->maxSharedMemoryOptin);
+  if (!status)
     status = readAttribute(engine, CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X,
                            &state->maxGridX);
   if (status)
@@ -193,6 +200,43 @@ static int64_t blockSizeOf(MlirOperation func) {
   return size > 0 ? size : blockOfArray(attributeOf(func, "nvvm.reqntid"));
 }
 
+static int64_t integerAttributeOf(MlirOperation func, const char *name) {
+  MlirAttribute attr = attributeOf(func, name);
+  return !mlirAttributeIsNull(attr) && mlirAttributeIsAInteger(attr)
+             ? mlirIntegerAttrGetValueInt(attr)
+             : 0;
+}
+
+/// Reads the kernel's workgroup memory and checks that the device gives
+/// it: static up to the device's limit per block (48 KiB), dynamic
+/// (coopvec-prepare-nvvm's placement beyond that) up to the limit a kernel
+/// may be allowed (227 KiB on an H100 / H200).
+static CoopvecStatus checkSharedMemory(CoopvecEngine *engine,
+                                       MlirOperation func,
+                                       CoopvecCUDAKernel *kernel) {
+  CoopvecCUDAState *state = engine->backendState;
+  kernel->workgroupMemory =
+      integerAttributeOf(func, "coopvec.workgroup_memory");
+  kernel->dynamicWorkgroupMemory =
+      integerAttributeOf(func, "coopvec.dynamic_workgroup_memory");
+  bool dynamic = kernel->dynamicWorkgroupMemory > 0;
+  int64_t needs =
+      dynamic ? kernel->dynamicWorkgroupMemory : kernel->workgroupMemory;
+  int limit = dynamic ? state->maxSharedMemoryOptin : state->maxSharedMemory;
+  if (needs <= limit)
+    return CoopvecStatusSuccess;
+  if (dynamic)
+    return failWith(engine, CoopvecStatusCompileError,
+                    "kernel @%s needs %lld bytes of dynamic workgroup memory; "
+                    "%s has %d per block (lower with a smaller block-size or "
+                    "workgroup-memory)",
+                    kernel->name, (long long)needs, state->deviceName, limit);
+  return failWith(engine, CoopvecStatusCompileError,
+                  "kernel @%s needs %lld bytes of workgroup memory; %s has "
+                  "%d per block (lower with a smaller block-size)",
+                  kernel->name, (long long)needs, state->deviceName, limit);
+}
+
 static bool isKernel(MlirOperation op) {
   return coopvecOpIsNamed(op, "llvm.func") &&
          (!mlirAttributeIsNull(attributeOf(op, "nvvm.kernel")) ||
@@ -223,16 +267,7 @@ static CoopvecStatus addKernel(CoopvecEngine *engine, MlirOperation func) {
   memcpy(kernel->name, name.data, name.length);
   ++state->numKernels;
   kernel->blockSize = blockSize;
-  MlirAttribute memory = attributeOf(func, "coopvec.workgroup_memory");
-  if (!mlirAttributeIsNull(memory) && mlirAttributeIsAInteger(memory))
-    kernel->workgroupMemory = mlirIntegerAttrGetValueInt(memory);
-  if (kernel->workgroupMemory <= state->maxSharedMemory)
-    return CoopvecStatusSuccess;
-  return failWith(engine, CoopvecStatusCompileError,
-                  "kernel @%s needs %lld bytes of workgroup memory; %s has "
-                  "%d per block (lower with a smaller block-size)",
-                  kernel->name, (long long)kernel->workgroupMemory,
-                  state->deviceName, state->maxSharedMemory);
+  return checkSharedMemory(engine, func, kernel);
 }
 
 /// The gpu.module's chip must be one the device runs: PTX runs on its own
@@ -369,6 +404,13 @@ static CoopvecStatus resolveKernel(CoopvecEngine *engine,
   if (result == CUDA_SUCCESS)
     result = state->driver.cuFuncGetAttribute(
         &registers, CU_FUNC_ATTRIBUTE_NUM_REGS, kernel->function);
+  // Dynamic shared memory beyond 48 KiB must be allowed per kernel.
+  if (result == CUDA_SUCCESS && kernel->dynamicWorkgroupMemory > 0) {
+    call = "cuFuncSetAttribute";
+    result = state->driver.cuFuncSetAttribute(
+        kernel->function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+        (int)kernel->dynamicWorkgroupMemory);
+  }
   if (result != CUDA_SUCCESS) {
     CoopvecStatus status =
         coopvecCUDAFail(engine, result, call, CoopvecStatusCompileError);

@@ -19,6 +19,10 @@ typedef struct CoopvecCUDAKernel {
   char *name;              // "<f>_kernel"
   int64_t blockSize;       // exactly this many threads per block, in x
   int64_t workgroupMemory; // bytes of static shared memory (0: not stated)
+  /// Bytes of dynamic shared memory (coopvec-prepare-nvvm places a
+  /// kernel's buffers there beyond 48 KiB): set with cuFuncSetAttribute,
+  /// given at launch.
+  int64_t dynamicWorkgroupMemory;
   CUfunction function;
 } CoopvecCUDAKernel;
 
@@ -27,8 +31,9 @@ typedef struct CoopvecCUDAState {
   CUdevice device;
   CUcontext context; // the device's primary context, retained
   char deviceName[256];
-  int smVersion;       // compute capability 9.0 -> 90
-  int maxSharedMemory; // bytes of shared memory per block
+  int smVersion;            // compute capability 9.0 -> 90
+  int maxSharedMemory;      // bytes of shared memory per block
+  int maxSharedMemoryOptin; // ... that a kernel may be allowed (dynamic)
   int maxGridX;
   CUmodule module; // NULL until the PTX is loaded
   CoopvecCUDAKernel *kernels;

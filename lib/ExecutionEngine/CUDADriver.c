@@ -47,6 +47,7 @@ static const EntryPoint kEntryPoints[] = {
     ENTRY(cuModuleUnload, "cuModuleUnload", NULL),
     ENTRY(cuModuleGetFunction, "cuModuleGetFunction", NULL),
     ENTRY(cuFuncGetAttribute, "cuFuncGetAttribute", NULL),
+    ENTRY(cuFuncSetAttribute, "cuFuncSetAttribute", NULL),
     ENTRY(cuMemAlloc, "cuMemAlloc_v2", NULL),
     ENTRY(cuMemFree, "cuMemFree_v2", NULL),
     ENTRY(cuMemcpyHtoD, "cuMemcpyHtoD_v2", NULL),

@@ -285,10 +285,11 @@ static CoopvecStatus launchBetween(Launch *launch,
   if (result != CUDA_SUCCESS)
     return coopvecCUDAFail(engine, result, "cuEventRecord",
                            CoopvecStatusDeviceError);
-  // Static shared memory only: the kernel declares its workgroup buffers.
-  result = driver->cuLaunchKernel(kernel->function, blocks, 1, 1,
-                                  (unsigned)kernel->blockSize, 1, 1, 0, NULL,
-                                  launch->params, NULL);
+  // A kernel declares its static shared memory; the dynamic, where
+  // coopvec-prepare-nvvm placed its buffers there, is given here.
+  result = driver->cuLaunchKernel(
+      kernel->function, blocks, 1, 1, (unsigned)kernel->blockSize, 1, 1,
+      (unsigned)kernel->dynamicWorkgroupMemory, NULL, launch->params, NULL);
   if (result != CUDA_SUCCESS)
     return coopvecCUDAFail(engine, result, "cuLaunchKernel",
                            CoopvecStatusDeviceError);

@@ -131,12 +131,19 @@ MlirValue coopvecBuildMMAConstant(CoopvecBuilder *b, MlirType type,
 }
 
 MlirValue coopvecBuildMMACompute(CoopvecBuilder *b, MlirValue a, MlirValue x,
-                                 MlirValue c, bool bTransposed) {
+                                 MlirValue c, bool aTransposed,
+                                 bool bTransposed) {
   MlirValue operands[] = {a, x, c};
-  MlirNamedAttribute transposed =
-      coopvecNamedAttr(b->context, "b_transpose", mlirUnitAttrGet(b->context));
+  MlirNamedAttribute attributes[2];
+  intptr_t count = 0;
+  if (aTransposed)
+    attributes[count++] = coopvecNamedAttr(b->context, "a_transpose",
+                                           mlirUnitAttrGet(b->context));
+  if (bTransposed)
+    attributes[count++] = coopvecNamedAttr(b->context, "b_transpose",
+                                           mlirUnitAttrGet(b->context));
   return coopvecBuild1(b, "gpu.subgroup_mma_compute", 3, operands,
-                       mlirValueGetType(c), bTransposed ? 1 : 0, &transposed);
+                       mlirValueGetType(c), count, attributes);
 }
 
 void coopvecBuildMMAStore(CoopvecBuilder *b, MlirValue value, MlirValue memref,

@@ -58,11 +58,12 @@ MlirValue coopvecBuildMMALoad(CoopvecBuilder *b, MlirType type,
 /// `gpu.subgroup_mma_constant_matrix %scalar`.
 MlirValue coopvecBuildMMAConstant(CoopvecBuilder *b, MlirType type,
                                   MlirValue scalar);
-/// `gpu.subgroup_mma_compute %a, %b, %c`: a * b + c; `bTransposed` when %b
-/// was loaded with `transpose` (NVVM's mma must name the layout its
-/// operands were loaded in).
+/// `gpu.subgroup_mma_compute %a, %b, %c`: a * b + c; `aTransposed` /
+/// `bTransposed` when %a / %b was loaded with `transpose` (NVVM's mma must
+/// name the layout its operands were loaded in).
 MlirValue coopvecBuildMMACompute(CoopvecBuilder *b, MlirValue a, MlirValue x,
-                                 MlirValue c, bool bTransposed);
+                                 MlirValue c, bool aTransposed,
+                                 bool bTransposed);
 /// `gpu.subgroup_mma_store_matrix %value, %memref[%index] {leadDimension}`.
 void coopvecBuildMMAStore(CoopvecBuilder *b, MlirValue value, MlirValue memref,
                           MlirValue index, int64_t leadDimension);

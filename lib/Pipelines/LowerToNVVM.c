@@ -100,6 +100,6 @@ const CoopvecPipelineDef coopvecLowerToNVVMPipelineDef = {
                    "Options: chip, features, binary, and those of "
                    "convert-coopvec-to-gpu (matvec, allow-tf32, block-size, "
                    "workgroup-memory, register-elements, bounds-checks, "
-                   "reduce-mode, emulate-mma, mma-weights)",
+                   "reduce-mode, emulate-mma, mma-weights, training)",
     .expand = expandLowerToNVVM,
 };

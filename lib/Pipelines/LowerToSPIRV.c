@@ -50,6 +50,7 @@ typedef struct SPIRVOptions {
   char shapes[128];
   const char *reduceMode; // convert-coopvec-to-gpu's reduce-mode
   const char *mmaWeights; // convert-coopvec-to-gpu's mma-weights
+  const char *training;   // convert-coopvec-to-gpu's training
   CoopvecBuffer error;    // the first bad option
 } SPIRVOptions;
 
@@ -151,6 +152,13 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
       o->mmaWeights = staging;
     else
       badValue(o, key, value, "slices or whole");
+  } else if (coopvecStringRefIs(key, "training")) {
+    static const char *const forms[] = {"block", "subgroup", NULL};
+    const char *form = oneOf(value, forms);
+    if (form)
+      o->training = form;
+    else
+      badValue(o, key, value, "block or subgroup");
   } else if (coopvecStringRefIs(key, "reduce-mode")) {
     static const char *const modes[] = {"direct", "local", "expand", "auto",
                                         NULL};
@@ -173,7 +181,8 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
         "subgroup-size, block-size, workgroup-memory, atomic-float, "
         "cooperative-matrix-shapes, signed-zero-inf-nan-preserve, "
         "denorm-preserve, rounding-mode-rte, opaque-f16-extension, "
-        "bounds-checks, reduce-mode, emulate-mma, mma-weights, binary)",
+        "bounds-checks, reduce-mode, emulate-mma, mma-weights, training, "
+        "binary)",
         (int)key.length, key.data);
   }
 }
@@ -194,6 +203,7 @@ static void parseOptions(MlirStringRef text, SPIRVOptions *o) {
   o->boundsChecks = true;
   o->reduceMode = "auto";
   o->mmaWeights = "slices";
+  o->training = "block";
   strcpy(o->shapes, "16x16x16");
   CoopvecOptionWord w;
   for (size_t pos = 0; coopvecNextOptionWord(text, &pos, &w);)
@@ -261,7 +271,7 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       "coopvec-verify,"
       "convert-coopvec-to-gpu{matvec=%s block-size=%lld subgroup-size=%lld "
       "workgroup-memory=%lld builtin-lane-id=true bounds-checks=%s "
-      "reduce-mode=%s emulate-mma=%s mma-weights=%s},"
+      "reduce-mode=%s emulate-mma=%s mma-weights=%s training=%s},"
       "gpu.module(coopvec-expand-math,canonicalize,cse,"
       "loop-invariant-code-motion,coopvec-prepare-spirv{subgroup-size=%lld "
       "atomic-float=%s "
@@ -280,9 +290,9 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       cooperative || o.emulateMMA ? "auto" : "simt", (long long)blockSizeOf(&o),
       (long long)conversionSubgroupSize(&o), (long long)o.workgroupMemory,
       o.boundsChecks ? "true" : "false", o.reduceMode,
-      o.emulateMMA ? "true" : "false", o.mmaWeights, (long long)o.subgroupSize,
-      o.atomicFloat ? "true" : "false", cooperative ? "true" : "false",
-      o.shapes, o.preserve ? "true" : "false",
+      o.emulateMMA ? "true" : "false", o.mmaWeights, o.training,
+      (long long)o.subgroupSize, o.atomicFloat ? "true" : "false",
+      cooperative ? "true" : "false", o.shapes, o.preserve ? "true" : "false",
       o.denormPreserve ? "true" : "false", o.roundingModeRTE ? "true" : "false",
       o.opaqueF16Extension ? "true" : "false", o.preserve ? "true" : "false",
       o.denormPreserve ? "true" : "false", o.roundingModeRTE ? "true" : "false",
@@ -305,7 +315,7 @@ const CoopvecPipelineDef coopvecLowerToSPIRVPipelineDef = {
                    "cooperative-matrix-shapes, "
                    "signed-zero-inf-nan-preserve, denorm-preserve, "
                    "rounding-mode-rte, opaque-f16-extension, bounds-checks, "
-                   "reduce-mode, emulate-mma, mma-weights, binary",
+                   "reduce-mode, emulate-mma, mma-weights, training, binary",
     .expand = expandLowerToSPIRV,
     .check = checkLowerToSPIRV,
 };

@@ -16,7 +16,10 @@
 //     use, and at exit nothing is left allocated, loaded or retained.
 // Environment: FAKE_CUDA_DEVICES (default 1), FAKE_CUDA_SM (default 80),
 // FAKE_CUDA_MAX_THREADS (what cuFuncGetAttribute allows, default the
-// kernel's .maxntid), FAKE_CUDA_KERNEL_US (what two events measure, default
+// kernel's .maxntid), FAKE_CUDA_SMEM_OPTIN (the shared memory a kernel may
+// be allowed by cuFuncSetAttribute, default 232448, an H100's; a launch
+// with more dynamic shared memory than 48 KiB or that is refused),
+// FAKE_CUDA_KERNEL_US (what two events measure, default
 // 0), FAKE_CUDA_FILL=<byte> (fill every buffer at launch,
 // so that a test sees what is copied back), FAKE_CUDA_FAIL=<entry point>
 // (that call fails with the error a real driver would give).
@@ -41,7 +44,8 @@ enum { kMaxParams = 512, kMaxBuffers = 1024 };
 
 struct CUfunc_st {
   char name[256];
-  int maxntid; // 0: not declared
+  int maxntid;          // 0: not declared
+  int maxDynamicShared; // allowed by cuFuncSetAttribute (default 48 KiB)
   int numParams;
   int paramBytes[kMaxParams];
   struct CUfunc_st *next; // the module's functions, freed with it
@@ -172,6 +176,9 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, CUdevice device) {
     return 0;
   case 76:
     *value = sm % 10;
+    return 0;
+  case 97: // MAX_SHARED_MEMORY_PER_BLOCK_OPTIN (an H100 / H200's)
+    *value = envInt("FAKE_CUDA_SMEM_OPTIN", 232448);
     return 0;
   default:
     return 1;
@@ -383,6 +390,18 @@ CUresult cuFuncGetAttribute(int *value, int attribute,
   return 1;
 }
 
+/// MAX_DYNAMIC_SHARED_SIZE_BYTES only: up to the device's opt-in limit.
+CUresult cuFuncSetAttribute(struct CUfunc_st *function, int attribute,
+                            int value) {
+  say("cuFuncSetAttribute %s: attribute %d = %d", function->name, attribute,
+      value);
+  if (attribute != 8 || value < 0 ||
+      value > envInt("FAKE_CUDA_SMEM_OPTIN", 232448))
+    return 1; // CUDA_ERROR_INVALID_VALUE
+  function->maxDynamicShared = value;
+  return 0;
+}
+
 //===----------------------------------------------------------------------===//
 // Memory
 //===----------------------------------------------------------------------===//
@@ -488,6 +507,14 @@ CUresult cuLaunchKernel(struct CUfunc_st *f, unsigned gridX, unsigned gridY,
       (void *)stream, f->numParams, extra ? ", extra" : "");
   if (f->maxntid && blockX * blockY * blockZ > (unsigned)f->maxntid)
     return 1;
+  // A real driver refuses dynamic shared memory beyond 48 KiB that the
+  // kernel was not allowed.
+  int allowed = f->maxDynamicShared > 49152 ? f->maxDynamicShared : 49152;
+  if (shared > (unsigned)allowed) {
+    say("ERROR: %u bytes of dynamic shared memory, %d allowed", shared,
+        allowed);
+    return 1;
+  }
   for (int i = 0; i < f->numParams; ++i) {
     if (!params[i]) {
       say("ERROR: param %d is a NULL pointer", i);

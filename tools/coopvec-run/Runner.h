@@ -71,6 +71,7 @@ typedef struct Options {
   const char *laneRefill; // --lane-refill: true, false or auto (CPU)
   bool emulateMMA;        // --emulate-mma (cuda, vulkan)
   const char *mmaWeights; // --mma-weights: slices or whole (cuda, vulkan)
+  const char *training;   // --training: block or subgroup (cuda, vulkan)
   const char *sharedLibs[8];
   int numSharedLibs;
   int64_t lanes;

@@ -48,7 +48,7 @@ static const char kUsage[] =
     "         [--check [--rtol=R] [--atol=A]] [--reference] [--time]\n"
     "         [--lanes=L] [--reduce-mode=direct|local|expand|auto]\n"
     "         [--lane-refill=true|false|auto] [--emulate-mma]\n"
-    "         [--mma-weights=slices|whole]\n"
+    "         [--mma-weights=slices|whole] [--training=block|subgroup]\n"
     "         [--pipeline=PIPELINE] [--lowered=FILE]\n"
     "         [--shared-lib=PATH ...] [--threads=N]\n"
     "         [--target=cpu|cuda|vulkan [--device=N]]\n"
@@ -186,6 +186,9 @@ static bool parseValued(const char *arg, Options *options, bool *known) {
   else if ((value = valueOf(arg, "--mma-weights")))
     return (options->mmaWeights = value) &&
            (!strcmp(value, "slices") || !strcmp(value, "whole"));
+  else if ((value = valueOf(arg, "--training")))
+    return (options->training = value) &&
+           (!strcmp(value, "block") || !strcmp(value, "subgroup"));
   else if ((value = valueOf(arg, "--target")))
     return (options->hasTarget = true) &&
            coopvecTargetFromName(value, &options->target);
@@ -285,6 +288,7 @@ static ParseStatus parseOptions(int argc, char **argv, Options *options,
                          : options->laneRefill ? "lane-refill"
                          : options->emulateMMA ? "emulate-mma"
                          : options->mmaWeights ? "mma-weights"
+                         : options->training   ? "training"
                                                : NULL;
   if (options->pipeline && lowering) {
     runError("--%s is an option of the default pipeline; with --pipeline, "
@@ -293,9 +297,11 @@ static ParseStatus parseOptions(int argc, char **argv, Options *options,
     return ParseError;
   }
   if (options->target == CoopvecTargetCPU &&
-      (options->emulateMMA || options->mmaWeights)) {
+      (options->emulateMMA || options->mmaWeights || options->training)) {
     runError("--%s is an option of the cuda and vulkan targets, not of 'cpu'",
-             options->emulateMMA ? "emulate-mma" : "mma-weights");
+             options->emulateMMA   ? "emulate-mma"
+             : options->mmaWeights ? "mma-weights"
+                                   : "training");
     return ParseError;
   }
   if (options->target == CoopvecTargetCPU && options->hasDevice) {
@@ -562,7 +568,7 @@ static MlirModule parseLowered(const Options *options, MlirContext ctx,
 }
 
 /// The default pipeline's options from --lanes, --reduce-mode,
-/// --lane-refill, --emulate-mma and --mma-weights ("lanes=8
+/// --lane-refill, --emulate-mma, --mma-weights and --training ("lanes=8
 /// reduce-mode=local"), or "" for none.
 static void pipelineOptionsOf(const Options *options, char *text, size_t size) {
   int length = 0;
@@ -579,8 +585,11 @@ static void pipelineOptionsOf(const Options *options, char *text, size_t size) {
     length += snprintf(text + length, size - (size_t)length,
                        "%semulate-mma=true", length ? " " : "");
   if (options->mmaWeights)
-    snprintf(text + length, size - (size_t)length, "%smma-weights=%s",
-             length ? " " : "", options->mmaWeights);
+    length += snprintf(text + length, size - (size_t)length, "%smma-weights=%s",
+                       length ? " " : "", options->mmaWeights);
+  if (options->training)
+    snprintf(text + length, size - (size_t)length, "%straining=%s",
+             length ? " " : "", options->training);
 }
 
 /// Creates the engine: the target, the pipeline (--pipeline, or the

@@ -45,6 +45,7 @@ typedef struct ConvertOptions {
   char reduceMode[COOPVEC_OPTION_STRING_MAX];
   bool emulateMMA;
   char mmaWeights[COOPVEC_OPTION_STRING_MAX];
+  char training[COOPVEC_OPTION_STRING_MAX];
 } ConvertOptions;
 
 enum {
@@ -85,6 +86,16 @@ static bool parseMMAWeights(const char *text, GPUMMAWeights *weights) {
   return true;
 }
 
+static bool parseTraining(const char *text, GPUTrainingMode *mode) {
+  if (strcmp(text, "block") == 0)
+    *mode = GPUTrainingBlock;
+  else if (strcmp(text, "subgroup") == 0)
+    *mode = GPUTrainingSubgroup;
+  else
+    return false;
+  return true;
+}
+
 static bool isPowerOfTwo(int64_t value) {
   return value > 0 && (value & (value - 1)) == 0;
 }
@@ -116,6 +127,11 @@ static void resolveOptions(const ConvertOptions *options, GPUConfig *config,
                          "mma-weights=%s is not a weight staging; use "
                          "slices or whole",
                          options->mmaWeights);
+  else if (!parseTraining(options->training, &config->training))
+    coopvecBufferAppendf(message,
+                         "training=%s is not a form of the training ops; "
+                         "use block or subgroup",
+                         options->training);
   else if (!isPowerOfTwo(options->subgroupSize) || options->subgroupSize < 4 ||
            options->subgroupSize > 128)
     coopvecBufferAppendf(message,
@@ -578,6 +594,16 @@ static const CoopvecPassOption convertOptions[] = {
      "registers: for matvecs of at most 8 tiles of accumulators per tile "
      "group, 64 outputs at 32 threads, whose rows fit workgroup-memory; "
      "others use slices)"},
+    {"training", CoopvecOptionString, offsetof(ConvertOptions, training),
+     "block",
+     "how outer_product_accumulate and reduce_sum_accumulate sum over "
+     "threads: block (the workgroup's rows staged in workgroup memory and "
+     "multiplied as 16 x 16 tiles, on tensor cores for f16 unless "
+     "matvec=simt or emulate-mma, then one atomic per gradient element and "
+     "workgroup; an op whose staging does not fit workgroup-memory beside "
+     "the matvecs', or a subgroup size that is not a multiple of 16, keeps "
+     "the subgroup form) or subgroup (a subgroup reduction and one atomic "
+     "per element and subgroup)"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {

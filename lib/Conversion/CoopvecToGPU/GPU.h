@@ -45,6 +45,15 @@ typedef enum GPUMMAWeights {
   GPUMMAWeightsWhole,
 } GPUMMAWeights;
 
+/// How the training ops sum over threads (training=): per workgroup, the
+/// block's rows staged and multiplied as tiles, one atomic per gradient
+/// element and workgroup (GPUBlockTraining.c); or per subgroup, a
+/// reduction and one atomic per element and subgroup (GPUTraining.c).
+typedef enum GPUTrainingMode {
+  GPUTrainingBlock,
+  GPUTrainingSubgroup,
+} GPUTrainingMode;
+
 /// How one matvec runs, decided before anything changes (GPUPlan.c).
 typedef enum GPUSchedule {
   GPUScheduleSIMT = 1,
@@ -66,6 +75,7 @@ typedef struct GPUConfig {
   bool emulateMMA;              // tile products in FMAs (GPUMatvec.c)
   GPUMMAWeights mmaWeights;     // weight staging of tensor-core matvecs
   int64_t tileThreads;          // threads whose rows form the staged tiles
+  GPUTrainingMode training;     // how the training ops sum over threads
 } GPUConfig;
 
 /// The workgroup buffers the tensor-core matvecs of a kernel share, in
@@ -86,6 +96,12 @@ typedef struct GPUPlan {
   /// Tensor-core matvec op -> 1: its weights staged whole (mma-weights=
   /// whole, where the accumulators and the workgroup memory allow).
   CoopvecPointerMap wholeWeights;
+  /// Training op -> the rows of the workgroup it stages at once (a divisor
+  /// of the block size, a multiple of 16): summed per workgroup
+  /// (training=block, where the workgroup memory allows; absent: per
+  /// subgroup). Its schedule (GPUScheduleMMAF16: f16 tiles on tensor cores
+  /// unless emulated; GPUScheduleSIMT: tiles of FMAs) is in `schedules`.
+  CoopvecPointerMap blockRows;
   GPUStaging staging;
   bool simtMatvecs; // some matvec runs as per-thread FMA loops
 } GPUPlan;
@@ -159,24 +175,56 @@ static inline GPULowering *gpuOf(CoopvecPerThread *p) {
 /// (COOPVEC_GPU_ACCUMULATE_ATTR: the target may round it twice).
 MlirValue gpuBuildAccumulate(CoopvecBuilder *b, MlirValue w, MlirValue x,
                              MlirValue acc);
-/// One 16 x 16 tile product of the tensor-core schedule (GPUMatvec.c):
-/// rows [rowStart, rowStart + 16) of the staged inputs (`rowStride`
-/// elements a row, the first `paddedInputs` used) times the transpose of
-/// the staged 16 x paddedInputs weight slice (`weightStride` elements a
-/// row, from element `weightStart`), from -0.0, stored to the same rows of the
-/// result tiles (l->output, gpuOutputRowStride f32 a row).
+/// One operand of a 16 x 16 tile product, staged in workgroup memory:
+/// element (i, k) of A (i a row of the tile), or (j, k) of B^T (j a column
+/// of the tile), is at start + i * stride + k * kStride (a null start is
+/// 0). A matvec's
+/// operands hold k along their rows (kStride 1); an outer product's hold
+/// the block's rows (k) one staged row apart (stride 1).
+typedef struct GPUTileOperand {
+  MlirValue buffer, start;
+  int64_t stride, kStride;
+} GPUTileOperand;
+/// Y = sum over k < `k` of A B from -0.0 (f32), stored to rows
+/// [outputRow, outputRow + 16) of l->output (gpuOutputRowStride f32 a row).
 typedef struct GPUTileProduct {
-  MlirValue input, weights, rowStart;
-  int64_t rowStride, weightStride, paddedInputs;
-  int64_t weightStart; // the element of `weights` where the slice starts
+  GPUTileOperand a, b;
+  int64_t k; // a multiple of the schedule's k-step
+  MlirValue outputRow;
 } GPUTileProduct;
-/// The product without tensor cores (emulate-mma, GPUEmulatedMMA.c).
+/// The fragment types of a tile product on tensor cores: A (16 x k) and B
+/// (k x 16) of the staging type, the f32 accumulator C (16 x 16), and C's
+/// -0.0 (the empty sum) built at `b`.
+typedef struct GPUFragments {
+  int64_t kStep;
+  MlirType a, b, c;
+  MlirValue zero;
+} GPUFragments;
+GPUFragments gpuFragments(GPULowering *l, GPUSchedule schedule, MlirType stage,
+                          CoopvecBuilder *b);
+/// The product on tensor cores (gpu.subgroup_mma_*, a transposed load where
+/// an operand's k is not contiguous), or emulated where config->emulateMMA
+/// or `schedule` is GPUScheduleSIMT (GPUTileProduct.c).
+void gpuMultiplyTile(GPULowering *l, GPUSchedule schedule,
+                     const GPUTileProduct *product);
+/// The product without tensor cores: each of the tile group's threads
+/// computes 256 / tileThreads results in f32 FMAs (GPUEmulatedMMA.c).
 void gpuEmulateTileProduct(GPULowering *l, const GPUTileProduct *product);
+/// start + x at `b`, or x where `start` is null.
+MlirValue gpuOffsetIndex(CoopvecBuilder *b, MlirValue start, MlirValue x);
+/// A thread reads what its tile group stored: a subgroup barrier, or a
+/// block barrier where the group spans subgroups.
+void gpuSyncTileGroup(GPULowering *l);
 /// Thread-mapping hooks (CoopvecThreadMapping).
 bool gpuLowerStore(CoopvecPerThread *p, MlirOperation op);
 bool gpuLowerMatvec(CoopvecPerThread *p, MlirOperation op);
 bool gpuLowerOuterProduct(CoopvecPerThread *p, MlirOperation op);
 bool gpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op);
+/// The training ops summed per workgroup (GPUBlockTraining.c), for ops in
+/// plan->blockRows.
+void gpuLowerBlockOuterProduct(GPULowering *l, MlirOperation op,
+                               const CoopvecMatrixView *view);
+void gpuLowerBlockReduceSum(GPULowering *l, MlirOperation op);
 
 /// Varying values, masked control flow and memory of GPU threads
 /// (GPUThreads.c).

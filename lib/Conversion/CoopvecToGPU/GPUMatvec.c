@@ -314,56 +314,6 @@ static void stageWeightRows(GPULowering *l, const Matvec *m, int64_t tile,
     stageWeightElements(l, m, tile, rows);
 }
 
-/// The fragment types of `m`'s tile products: A (16 x k) and B (k x 16)
-/// of the staging type, the f32 accumulator C (16 x 16), and C's -0.0 (the
-/// empty sum) built at `b`.
-typedef struct Fragments {
-  int64_t kStep;
-  MlirType a, b, c;
-  MlirValue zero;
-} Fragments;
-
-static Fragments fragmentsOf(GPULowering *l, const Matvec *m,
-                             CoopvecBuilder *b) {
-  MlirContext ctx = l->p.ctx;
-  Fragments f = {.kStep = gpuMMAKStep(m->schedule)};
-  MlirType stage =
-      mlirShapedTypeGetElementType(mlirValueGetType(m->inputBuffer));
-  f.a = coopvecMMAMatrixType(ctx, GPU_MMA_TILE, f.kStep, stage, "AOp");
-  f.b = coopvecMMAMatrixType(ctx, f.kStep, GPU_MMA_TILE, stage, "BOp");
-  f.c = coopvecMMAMatrixType(ctx, GPU_MMA_TILE, GPU_MMA_TILE, l->p.f32, "COp");
-  f.zero =
-      coopvecBuildMMAConstant(b, f.c, coopvecPerThreadConstant(&l->p, -0.0));
-  return f;
-}
-
-/// C = sum over k-steps of X[rows, k] R^T[k, :] from -0.0, for the 16 rows
-/// of the subgroup's tile that start at row `rowStart`; stored to Y.
-static void multiplyRowTile(GPULowering *l, const Matvec *m,
-                            MlirValue rowStart) {
-  CoopvecBuilder *b = &l->p.body;
-  Fragments f = fragmentsOf(l, m, b);
-  int64_t kStep = f.kStep;
-  CoopvecLoop loop = coopvecBuildFor(b, indexConstant(l, 0),
-                                     indexConstant(l, m->paddedInputs / kStep),
-                                     indexConstant(l, 1), 1, &f.zero);
-  CoopvecBuilder *in = &loop.body;
-  MlirValue aAt = addIndex(in, mulIndex(l, in, rowStart, m->rowStride),
-                           mulIndex(l, in, loop.inductionVar, kStep));
-  MlirValue a =
-      coopvecBuildMMALoad(in, f.a, m->inputBuffer, aAt, m->rowStride, false);
-  MlirValue x = coopvecBuildMMALoad(in, f.b, m->weightBuffer,
-                                    mulIndex(l, in, loop.inductionVar, kStep),
-                                    m->weightStride, true);
-  MlirValue sum =
-      coopvecBuildMMACompute(in, a, x, coopvecLoopIterArg(&loop, 0), true);
-  coopvecFinishFor(&loop, 1, &sum);
-  coopvecBuildMMAStore(
-      b, mlirOperationGetResult(loop.op, 0), l->output,
-      mulIndex(l, b, rowStart, gpuOutputRowStride(&l->plan->staging)),
-      gpuOutputRowStride(&l->plan->staging));
-}
-
 /// The sum of the zero products W(16 tile + j, k) x_k alone, from -0.0,
 /// for j < count, read from the staged input row and weight slice: -0.0
 /// exactly when every product is -0.0. The loop runs only for a thread
@@ -453,26 +403,20 @@ static void readOutputTile(GPULowering *l, Matvec *m, int64_t tile) {
   }
 }
 
-/// The 16 rows from `rowStart` of X times B into Y: on tensor cores, or
+/// The 16 rows from `rowStart` of X times the weight rows from element
+/// `m->weightStart` (R^T) into the same rows of Y: on tensor cores, or
 /// emulated (emulate-mma, GPUEmulatedMMA.c).
 static void multiplyTile(GPULowering *l, const Matvec *m, MlirValue rowStart) {
-  if (!l->config->emulateMMA) {
-    multiplyRowTile(l, m, rowStart);
-    return;
-  }
-  GPUTileProduct product = {m->inputBuffer, m->weightBuffer, rowStart,
-                            m->rowStride,   m->weightStride, m->paddedInputs,
-                            m->weightStart};
-  gpuEmulateTileProduct(l, &product);
-}
-
-/// A thread reads the result rows its own tile group stored: a subgroup
-/// barrier, or a block barrier where the group spans subgroups.
-static void syncTileGroup(GPULowering *l) {
-  if (l->config->tileThreads == l->config->subgroupSize)
-    coopvecBuildSubgroupBarrier(&l->p.body);
-  else
-    coopvecBuildBarrier(&l->p.body);
+  CoopvecBuilder *b = &l->p.body;
+  GPUTileProduct product = {
+      .a = {m->inputBuffer, mulIndex(l, b, rowStart, m->rowStride),
+            m->rowStride, 1},
+      .b = {m->weightBuffer,
+            m->weightStart ? indexConstant(l, m->weightStart) : (MlirValue){0},
+            m->weightStride, 1},
+      .k = m->paddedInputs,
+      .outputRow = rowStart};
+  gpuMultiplyTile(l, m->schedule, &product);
 }
 
 /// mma-weights=slices: per output tile, a barrier pair around the copy of
@@ -486,7 +430,7 @@ static void emitSlicedWeights(GPULowering *l, Matvec *m, int64_t tiles) {
     for (int64_t first = 0; first < l->config->tileThreads;
          first += GPU_MMA_TILE)
       multiplyTile(l, m, gpuAddIndex(l, &l->p.body, l->tileRow, first));
-    syncTileGroup(l);
+    gpuSyncTileGroup(l);
     readOutputTile(l, m, tile);
   }
 }
@@ -498,7 +442,9 @@ static void emitSlicedWeights(GPULowering *l, Matvec *m, int64_t tiles) {
 static void multiplyWhole(GPULowering *l, const Matvec *m, int64_t rowTiles,
                           int64_t tiles, MlirValue *acc) {
   CoopvecBuilder *b = &l->p.body;
-  Fragments f = fragmentsOf(l, m, b);
+  GPUFragments f = gpuFragments(
+      l, m->schedule,
+      mlirShapedTypeGetElementType(mlirValueGetType(m->inputBuffer)), b);
   int64_t kStep = f.kStep, count = rowTiles * tiles;
   for (int64_t i = 0; i < count; ++i)
     acc[i] = f.zero;
@@ -521,7 +467,7 @@ static void multiplyWhole(GPULowering *l, const Matvec *m, int64_t rowTiles,
         false);
     for (int64_t n = 0; n < tiles; ++n)
       acc[r * tiles + n] = coopvecBuildMMACompute(
-          in, a, x[n], coopvecLoopIterArg(&loop, r * tiles + n), true);
+          in, a, x[n], coopvecLoopIterArg(&loop, r * tiles + n), false, true);
   }
   coopvecFinishFor(&loop, count, acc);
   for (int64_t i = 0; i < count; ++i)
@@ -561,9 +507,9 @@ static void emitWholeWeights(GPULowering *l, Matvec *m, int64_t tiles) {
   for (int64_t n = 0; n < tiles; ++n) {
     m->weightStart = n * GPU_MMA_TILE * m->weightStride;
     if (n)
-      syncTileGroup(l); // the group's reads of tile n - 1 are done
+      gpuSyncTileGroup(l); // the group's reads of tile n - 1 are done
     storeWholeTile(l, m, rowTiles, tiles, n, acc);
-    syncTileGroup(l);
+    gpuSyncTileGroup(l);
     readOutputTile(l, m, n);
   }
   m->weightStart = 0;

@@ -203,6 +203,70 @@ static MlirWalkResult planOp(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
+/// `staging` grown by what a training op summed per workgroup needs:
+/// `rows` staged rows of `rowElements` elements (f16 or f32), and the
+/// result tiles of every tile group (an outer product's).
+static GPUStaging withTraining(GPUStaging staging, const GPUConfig *config,
+                               bool f16, int64_t rowElements, int64_t rows,
+                               bool tiles) {
+  int64_t *buffer = f16 ? &staging.inputF16 : &staging.inputF32;
+  *buffer = max64(*buffer, rows * rowElements);
+  if (tiles)
+    staging.output =
+        max64(staging.output, config->blockSize / config->tileThreads *
+                                  GPU_MMA_TILE * gpuOutputRowStride(&staging));
+  return staging;
+}
+
+/// A staged training row of `count` elements: padded to whole 16 x 16
+/// tiles, 16 bytes longer (GPUBlockTraining.c).
+static int64_t trainingRowElements(int64_t count, bool f16) {
+  return gpuRoundUp(count, GPU_MMA_TILE) +
+         GPU_STAGING_SKEW_BYTES / (f16 ? 2 : 4);
+}
+
+/// training=block: the most rows of the workgroup (the block, or a half,
+/// a quarter, ... that is a multiple of 16) whose staging fits
+/// workgroup-memory beside the matvecs' (planned first: they keep tensor
+/// cores); no entry, the subgroup form, where even 16 rows do not fit or
+/// the tile group is not whole tiles.
+static void planTrainingOp(MlirOperation op, Planning *planning) {
+  const GPUConfig *config = planning->config;
+  GPUPlan *plan = planning->plan;
+  bool outer = coopvecOpIs(op, CoopvecOpOuterProductAccumulate);
+  MlirType vecA = mlirValueGetType(mlirOperationGetOperand(op, 0));
+  bool f16 = mlirTypeIsAF16(coopvecVecTypeGetElementType(vecA));
+  int64_t rowElements = trainingRowElements(coopvecVecTypeGetSize(vecA), f16);
+  if (outer)
+    rowElements += trainingRowElements(
+        coopvecVecTypeGetSize(mlirValueGetType(mlirOperationGetOperand(op, 1))),
+        f16);
+  if (config->training != GPUTrainingBlock ||
+      config->tileThreads % GPU_MMA_TILE != 0 ||
+      config->blockSize % config->tileThreads != 0)
+    return;
+  for (int64_t rows = config->blockSize;
+       rows % GPU_MMA_TILE == 0 && config->blockSize % rows == 0; rows /= 2) {
+    GPUStaging grown =
+        withTraining(plan->staging, config, f16, rowElements, rows, outer);
+    if (gpuStagingBytes(&grown) > config->workgroupMemory)
+      continue;
+    plan->staging = grown;
+    coopvecPointerMapInsert(&plan->blockRows, op.ptr, rows);
+    bool tensorCores = f16 && config->matvec != GPUMatvecSIMT;
+    coopvecPointerMapInsert(&plan->schedules, op.ptr,
+                            tensorCores ? GPUScheduleMMAF16 : GPUScheduleSIMT);
+    return;
+  }
+}
+
+static MlirWalkResult planTrainingWalk(MlirOperation op, void *userData) {
+  if (coopvecOpIs(op, CoopvecOpOuterProductAccumulate) ||
+      coopvecOpIs(op, CoopvecOpReduceSumAccumulate))
+    planTrainingOp(op, userData);
+  return MlirWalkResultAdvance;
+}
+
 /// The skews a planning pass tries, best first.
 typedef enum Skews { SkewAll, SkewWeights, SkewInputs } Skews;
 
@@ -215,6 +279,7 @@ static Planning planWith(MlirOperation func, const GPUConfig *config,
   plan->staging.skewedWeights = skews != SkewInputs;
   Planning planning = {config, passName, plan, report, true, 0};
   mlirOperationWalk(func, planOp, &planning, MlirWalkPreOrder);
+  mlirOperationWalk(func, planTrainingWalk, &planning, MlirWalkPreOrder);
   return planning;
 }
 
@@ -246,4 +311,5 @@ bool gpuPlanFunction(MlirOperation func, const GPUConfig *config,
 void gpuPlanFree(GPUPlan *plan) {
   coopvecPointerMapFree(&plan->schedules);
   coopvecPointerMapFree(&plan->wholeWeights);
+  coopvecPointerMapFree(&plan->blockRows);
 }

@@ -1,6 +1,9 @@
 //===- GPUTraining.c - outer_product_accumulate, reduce_sum_accumulate ----===//
 //
-// Both ops sum over all threads into a shared buffer. Each subgroup first
+// Both ops sum over all threads into a shared buffer: per workgroup where
+// the plan says so (training=block, GPUBlockTraining.c), else here, per
+// subgroup (training=subgroup, or where the workgroup memory or the
+// subgroup size does not allow the block form). Each subgroup first
 // sums its threads' contributions (gpu.subgroup_reduce), then its lane 0
 // adds the sum with one memref.atomic_rmw addf per element: the number of
 // atomics per element is the number of subgroups, not of threads. Threads
@@ -75,8 +78,13 @@ static void reduceElement(GPULowering *l, CoopvecBuilder *b, MlirValue element,
   coopvecFinishIf(&inside);
 }
 
-/// grad[offset + i] += v_i summed over all threads.
+/// grad[offset + i] += v_i summed over all threads: per workgroup where
+/// planned (GPUBlockTraining.c), else per subgroup.
 bool gpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op) {
+  if (coopvecPointerMapFind(&gpuOf(p)->plan->blockRows, op.ptr) > 0) {
+    gpuLowerBlockReduceSum(gpuOf(p), op);
+    return true;
+  }
   ReduceSum reduce = {coopvecScalarOperand(p, mlirOperationGetOperand(op, 1)),
                       coopvecScalarOperand(p, mlirOperationGetOperand(op, 2)),
                       coopvecTransferMask(p, &p->body, (MlirValue){NULL})};
@@ -89,7 +97,8 @@ bool gpuLowerReduceSum(CoopvecPerThread *p, MlirOperation op) {
 // outer_product_accumulate
 //===----------------------------------------------------------------------===//
 
-/// grad[i, j] += a_i * b_j summed over all threads: a loop nest over
+/// grad[i, j] += a_i * b_j summed over all threads: per workgroup where
+/// planned (GPUBlockTraining.c), else a loop nest over
 /// (i, j) reading a and b from per-thread tiles (small vecs are stored to
 /// scratch tiles), one subgroup reduction and atomic per gradient element.
 bool gpuLowerOuterProduct(CoopvecPerThread *p, MlirOperation op) {
@@ -98,6 +107,10 @@ bool gpuLowerOuterProduct(CoopvecPerThread *p, MlirOperation op) {
       gpuCheckedView(p, op, mlirOperationGetOperand(op, 2));
   if (!view)
     return false;
+  if (coopvecPointerMapFind(&l->plan->blockRows, op.ptr) > 0) {
+    gpuLowerBlockOuterProduct(l, op, view);
+    return true;
+  }
   MlirValue aTile = coopvecTileOf(p, mlirOperationGetOperand(op, 0));
   MlirValue bTile = coopvecTileOf(p, mlirOperationGetOperand(op, 1));
   int64_t rowStride, colStride;

@@ -8,7 +8,9 @@
 //     SPIR-V lowering wants) becomes a `malloc` per thread in
 //     convert-gpu-to-nvvm, not shared memory. Each becomes a
 //     `memref.global` in address space 3 with the alloc's alignment (PTX
-//     `.shared .align N`) and a `memref.get_global`;
+//     `.shared .align N`) and a `memref.get_global`; in a kernel whose
+//     allocs exceed 48 KiB, the static limit, they are views of one
+//     `gpu.dynamic_shared_memory` instead (DynamicSharedMemory.c);
 //   - `gpu.subgroup_reduce add` of f32 has no NVVM lowering, and i32 add /
 //     minui only redux.sync (sm_80) through patterns convert-gpu-to-nvvm
 //     does not run: each becomes a butterfly of `gpu.shuffle xor` over the
@@ -301,6 +303,8 @@ static void runPrepare(MlirOperation gpuModule, MlirExternalPass pass,
     mlirExternalPassSignalFailure(pass);
     return;
   }
+  // Before the worklist: it replaces the allocs of large kernels.
+  coopvecPlaceDynamicSharedMemory(gpuModule);
   Worklist list = {NULL, 0, 0};
   mlirOperationWalk(gpuModule, collectOp, &list, MlirWalkPreOrder);
   bool ok = true;

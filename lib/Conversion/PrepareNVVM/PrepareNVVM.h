@@ -21,4 +21,11 @@ void coopvecRewriteMathIntrinsics(MlirOperation gpuModule);
 /// (AlignedLoads.c): the kernel ABI aligns the arguments.
 void coopvecAlignKernelArgumentLoads(MlirOperation gpuModule);
 
+/// Places the workgroup allocs of every gpu.func whose allocs total more
+/// than 48 KiB (CUDA's limit of static shared memory) in one
+/// `gpu.dynamic_shared_memory`, as `memref.view`s at aligned offsets, and
+/// records the bytes as the func's `coopvec.dynamic_workgroup_memory`
+/// (DynamicSharedMemory.c).
+void coopvecPlaceDynamicSharedMemory(MlirOperation gpuModule);
+
 #endif // COOPVEC_LIB_CONVERSION_PREPARENVVM_PREPARENVVM_H

@@ -25,6 +25,7 @@
 // RUN: not coopvec-opt --split-input-file --convert-coopvec-to-gpu="lanes=4" %s 2>&1 | FileCheck %s --check-prefix=OPTION
 // RUN: not coopvec-opt --split-input-file --convert-coopvec-to-gpu="emulate-mma=maybe" %s 2>&1 | FileCheck %s --check-prefix=EMULATE
 // RUN: not coopvec-opt --split-input-file --convert-coopvec-to-gpu="mma-weights=rows" %s 2>&1 | FileCheck %s --check-prefix=WEIGHTS
+// RUN: not coopvec-opt --split-input-file --convert-coopvec-to-gpu="training=warp" %s 2>&1 | FileCheck %s --check-prefix=TRAINING
 // Emulated tile products are computed by groups of 32 threads: a block of
 // 16 cannot hold one, and matvec=mma says so at the matvec.
 // RUN: not coopvec-opt --split-input-file --convert-coopvec-to-gpu="matvec=mma emulate-mma=true subgroup-size=16 block-size=16" %s 2>&1 | FileCheck %s --check-prefix=EMULATE-BLOCK
@@ -32,6 +33,7 @@
 // EMULATE-BLOCK: error: 'coopvec.matvec' op cannot run on tensor cores: matvec=mma needs a block size that is a multiple of 32 (the emulated tile group)
 // MODE: error: matvec=wmma is not a schedule; use mma, simt or auto (in convert-coopvec-to-gpu)
 // WEIGHTS: error: mma-weights=rows is not a weight staging; use slices or whole (in convert-coopvec-to-gpu)
+// TRAINING: error: training=warp is not a form of the training ops; use block or subgroup (in convert-coopvec-to-gpu)
 // BLOCK-MULTIPLE: error: block-size=48 must be a multiple of subgroup-size=32, at most 1024 (in convert-coopvec-to-gpu)
 // BLOCK-LARGE: error: block-size=2048 must be a multiple of subgroup-size=32, at most 1024 (in convert-coopvec-to-gpu)
 // BLOCK-SMALL: error: block-size=16 must be a multiple of subgroup-size=32, at most 1024 (in convert-coopvec-to-gpu)

@@ -23,7 +23,10 @@
 
 // builtin-lane-id (what coopvec-lower-to-spirv uses): the training ops'
 // leader is lane 0 of the hardware's subgroup, whatever its size.
-// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 builtin-lane-id=true" %s | FileCheck %s --check-prefix=HWLANE
+// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 builtin-lane-id=true training=subgroup" %s | FileCheck %s --check-prefix=HWLANE
+// The training ops' subgroup form (their default block form:
+// block-training.mlir).
+// RUN: coopvec-opt --split-input-file --convert-coopvec-to-gpu="block-size=64 training=subgroup" %s | FileCheck %s --check-prefix=SGFORM
 
 //===----------------------------------------------------------------------===//
 // Kernels, the launch contract and the partial last block
@@ -184,10 +187,10 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK-NEXT:      memref.store %[[WSEL]], %[[WS]][%[[SAT]]] : memref<384xf16, 3>
 // CHECK-NEXT:    }
 // CHECK-NEXT:    gpu.barrier{{$}}
+// CHECK-NEXT:    %[[ROWOFF:.*]] = arith.muli %[[SUBROW]], %[[C24]] : index
 // CHECK-NEXT:    %[[ACC0:.*]] = gpu.subgroup_mma_constant_matrix %[[NEGZERO]] : !gpu.mma_matrix<16x16xf32, "COp">
 // CHECK-NEXT:    %[[C:.*]] = scf.for %[[KT:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[ACC0]]) -> (!gpu.mma_matrix<16x16xf32, "COp">) {
 // CHECK-NEXT:      %[[KOFF:.*]] = arith.muli %[[KT]], %[[C16]] : index
-// CHECK-NEXT:      %[[ROWOFF:.*]] = arith.muli %[[SUBROW]], %[[C24]] : index
 // CHECK-NEXT:      %[[AAT:.*]] = arith.addi %[[ROWOFF]], %[[KOFF]] : index
 // CHECK-NEXT:      %[[A:.*]] = gpu.subgroup_mma_load_matrix %[[XS]][%[[AAT]]] {leadDimension = 24 : index} : memref<1536xf16, 3> -> !gpu.mma_matrix<16x16xf16, "AOp">
 // CHECK-NEXT:      %[[BAT:.*]] = arith.muli %[[KT]], %[[C16]] : index
@@ -198,6 +201,7 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // CHECK-NEXT:    %[[YAT:.*]] = arith.muli %[[SUBROW]], %[[C20]] : index
 // CHECK-NEXT:    gpu.subgroup_mma_store_matrix %[[C]], %[[YS]][%[[YAT]]] {leadDimension = 20 : index} : !gpu.mma_matrix<16x16xf32, "COp">, memref<1280xf32, 3>
 // CHECK-NEXT:    %[[SUBROW2:.*]] = arith.addi %[[SUBROW]], %[[C16]] : index
+// CHECK-NEXT:    arith.muli %[[SUBROW2]], %[[C24]] : index
 // CHECK-NEXT:    gpu.subgroup_mma_constant_matrix %[[NEGZERO]]
 // CHECK:         arith.muli %[[SUBROW2]], %[[C20]] : index
 // CHECK:         gpu.subgroup_mma_store_matrix
@@ -286,12 +290,13 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // EMU-NEXT:    %[[GROUP:.*]] = arith.subi %[[TID]], %[[INGROUP]] : index
 // EMU:         gpu.barrier
 // EMU:         gpu.barrier
+// EMU-NEXT:    %[[XSTART:.*]] = arith.muli %[[GROUP]], %c24 : index
 // EMU-NEXT:    %[[T:.*]] = arith.subi %[[TID]], %[[GROUP]] : index
 // EMU-NEXT:    %[[E:.*]] = arith.muli %[[T]], %c8 : index
 // EMU-NEXT:    %[[R:.*]] = arith.divui %[[E]], %c16 : index
-// EMU-NEXT:    %[[ROW:.*]] = arith.addi %[[GROUP]], %[[R]] : index
 // EMU-NEXT:    %[[COL:.*]] = arith.remui %[[E]], %c16 : index
-// EMU-NEXT:    %[[XROW:.*]] = arith.muli %[[ROW]], %c24 : index
+// EMU-NEXT:    %[[XOFF:.*]] = arith.muli %[[R]], %c24 : index
+// EMU-NEXT:    %[[XROW:.*]] = arith.addi %[[XSTART]], %[[XOFF]] : index
 // EMU-NEXT:    %[[WROW:.*]] = arith.muli %[[COL]], %c24 : index
 // EMU-NEXT:    %[[SUMS:.*]]:8 = scf.for %[[K:.*]] = %c0 to %c16 step %c1 iter_args(%[[S0:[^ ]*]] = %[[NEGZERO:[^,]*]], {{.*}}) -> (f32, f32, f32, f32, f32, f32, f32, f32) {
 // EMU-NEXT:      %[[XAT:.*]] = arith.addi %[[XROW]], %[[K]] : index
@@ -303,6 +308,7 @@ func.func @signature(%x: !coopvec.vec<2, f32>, %w: memref<?xf32>, %s: f32) -> (!
 // EMU-NEXT:      %[[P0:.*]] = math.fma %[[W32]], %[[X32]], %[[S0]] {coopvec.accumulate} : f32
 // EMU:           scf.yield %[[P0]], {{.*}} : f32, f32, f32, f32, f32, f32, f32, f32
 // EMU-NEXT:    }
+// EMU-NEXT:    %[[ROW:.*]] = arith.addi %[[GROUP]], %[[R]] : index
 // EMU-NEXT:    %[[YROW:.*]] = arith.muli %[[ROW]], %c20 : index
 // EMU-NEXT:    %[[YAT:.*]] = arith.addi %[[YROW]], %[[COL]] : index
 // EMU-NEXT:    memref.store %[[SUMS]]#0, %{{.*}}[%[[YAT]]] : memref<1280xf32, 3>
@@ -600,49 +606,54 @@ func.func @simt_tiled(%x: !coopvec.vec<40, f32>, %w: memref<?xf32>, %off: index)
 
 // -----
 
-// Both sum over all threads: each subgroup reduces its threads'
-// contributions (-0.0 from threads past n), and lane 0 of a subgroup with a
+// By default (training=block) the workgroup's rows are staged and summed
+// as tiles (block-training.mlir): no subgroup reduction.
+// CHECK-LABEL: gpu.func @training_kernel(
+// CHECK-NOT:     gpu.subgroup_reduce
+// CHECK:         gpu.return
+// training=subgroup: both sum over all threads: each subgroup reduces its
+// threads' contributions (-0.0 from threads past n), and lane 0 of a subgroup with a
 // valid thread adds the sum atomically (rounded once to the f16 gradient).
 // The outer product loops over (i, j) of the col_major gradient at element
 // 8: G[i, j] at 8 + i + j * 2.
-// CHECK-LABEL: gpu.func @training_kernel(
-// CHECK-SAME:      %[[N:[^:]*]]: index, %{{[^:]*}}: memref<?xf16>, %{{[^:]*}}: memref<?xf16>, %[[G:[^:]*]]: memref<?xf16>, %[[OFF:[^:]*]]: index)
-// CHECK-DAG:     %[[AT:.*]] = memref.alloca() {alignment = 16 : i64} : memref<2xf32>
-// CHECK-DAG:     %[[BT:.*]] = memref.alloca() {alignment = 16 : i64} : memref<3xf32>
-// CHECK-DAG:     %[[C8:.*]] = arith.constant 8 : index
-// CHECK-DAG:     %[[NEGZERO:.*]] = arith.constant -0.000000e+00 : f32
-// CHECK:         %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %[[N]] : index
-// CHECK:         %[[LEADER:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
-// CHECK-COUNT-2: arith.select %[[VALID]]
-// CHECK:         %[[B0:.*]] = arith.select %[[VALID]], %{{.*}}, %{{.*}} : f32
-// CHECK-COUNT-2: memref.store %{{.*}}, %[[AT]]
-// CHECK-COUNT-3: memref.store %{{.*}}, %[[BT]]
-// CHECK-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT:      %[[A:.*]] = memref.load %[[AT]][%[[I]]] : memref<2xf32>
-// CHECK-NEXT:      %[[ROW:.*]] = arith.addi %[[I]], %[[C8]] : index
-// CHECK-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK-NEXT:        %[[B:.*]] = memref.load %[[BT]][%[[J]]] : memref<3xf32>
-// CHECK-NEXT:        %[[P:.*]] = arith.mulf %[[A]], %[[B]] : f32
-// CHECK-NEXT:        %[[COL:.*]] = arith.muli %[[J]], %{{.*}} : index
-// CHECK-NEXT:        %[[GAT:.*]] = arith.addi %[[ROW]], %[[COL]] : index
-// CHECK-NEXT:        %[[MINE:.*]] = arith.select %[[VALID]], %[[P]], %[[NEGZERO]] : f32
-// CHECK-NEXT:        %[[SUM:.*]] = gpu.subgroup_reduce add %[[MINE]] uniform : (f32) -> f32
-// CHECK-NEXT:        scf.if %[[LEADER]] {
-// CHECK-NEXT:          %[[H:.*]] = arith.truncf %[[SUM]] : f32 to f16
-// CHECK-NEXT:          memref.atomic_rmw addf %[[H]], %[[G]][%[[GAT]]] : (f16, memref<?xf16>) -> f16
-// CHECK-NEXT:        }
-// CHECK-NEXT:      }
-// CHECK-NEXT:    }
-// CHECK-NEXT:    %[[R0AT:.*]] = arith.addi %[[OFF]], %{{.*}} : index
-// CHECK-NEXT:    %[[R0:.*]] = arith.select %[[VALID]], %[[B0]], %[[NEGZERO]] : f32
-// CHECK-NEXT:    %[[S0:.*]] = gpu.subgroup_reduce add %[[R0]] uniform : (f32) -> f32
-// CHECK-NEXT:    scf.if %[[LEADER]] {
-// CHECK-NEXT:      %[[H0:.*]] = arith.truncf %[[S0]] : f32 to f16
-// CHECK-NEXT:      memref.atomic_rmw addf %[[H0]], %[[G]][%[[R0AT]]] : (f16, memref<?xf16>) -> f16
-// CHECK-NEXT:    }
-// CHECK-COUNT-2: gpu.subgroup_reduce
-// CHECK-NOT:     scf.if %[[VALID]]
-// CHECK:         gpu.return
+// SGFORM-LABEL: gpu.func @training_kernel(
+// SGFORM-SAME:      %[[N:[^:]*]]: index, %{{[^:]*}}: memref<?xf16>, %{{[^:]*}}: memref<?xf16>, %[[G:[^:]*]]: memref<?xf16>, %[[OFF:[^:]*]]: index)
+// SGFORM-DAG:     %[[AT:.*]] = memref.alloca() {alignment = 16 : i64} : memref<2xf32>
+// SGFORM-DAG:     %[[BT:.*]] = memref.alloca() {alignment = 16 : i64} : memref<3xf32>
+// SGFORM-DAG:     %[[C8:.*]] = arith.constant 8 : index
+// SGFORM-DAG:     %[[NEGZERO:.*]] = arith.constant -0.000000e+00 : f32
+// SGFORM:         %[[VALID:.*]] = arith.cmpi ult, %{{.*}}, %[[N]] : index
+// SGFORM:         %[[LEADER:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// SGFORM-COUNT-2: arith.select %[[VALID]]
+// SGFORM:         %[[B0:.*]] = arith.select %[[VALID]], %{{.*}}, %{{.*}} : f32
+// SGFORM-COUNT-2: memref.store %{{.*}}, %[[AT]]
+// SGFORM-COUNT-3: memref.store %{{.*}}, %[[BT]]
+// SGFORM-NEXT:    scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// SGFORM-NEXT:      %[[A:.*]] = memref.load %[[AT]][%[[I]]] : memref<2xf32>
+// SGFORM-NEXT:      %[[ROW:.*]] = arith.addi %[[I]], %[[C8]] : index
+// SGFORM-NEXT:      scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// SGFORM-NEXT:        %[[B:.*]] = memref.load %[[BT]][%[[J]]] : memref<3xf32>
+// SGFORM-NEXT:        %[[P:.*]] = arith.mulf %[[A]], %[[B]] : f32
+// SGFORM-NEXT:        %[[COL:.*]] = arith.muli %[[J]], %{{.*}} : index
+// SGFORM-NEXT:        %[[GAT:.*]] = arith.addi %[[ROW]], %[[COL]] : index
+// SGFORM-NEXT:        %[[MINE:.*]] = arith.select %[[VALID]], %[[P]], %[[NEGZERO]] : f32
+// SGFORM-NEXT:        %[[SUM:.*]] = gpu.subgroup_reduce add %[[MINE]] uniform : (f32) -> f32
+// SGFORM-NEXT:        scf.if %[[LEADER]] {
+// SGFORM-NEXT:          %[[H:.*]] = arith.truncf %[[SUM]] : f32 to f16
+// SGFORM-NEXT:          memref.atomic_rmw addf %[[H]], %[[G]][%[[GAT]]] : (f16, memref<?xf16>) -> f16
+// SGFORM-NEXT:        }
+// SGFORM-NEXT:      }
+// SGFORM-NEXT:    }
+// SGFORM-NEXT:    %[[R0AT:.*]] = arith.addi %[[OFF]], %{{.*}} : index
+// SGFORM-NEXT:    %[[R0:.*]] = arith.select %[[VALID]], %[[B0]], %[[NEGZERO]] : f32
+// SGFORM-NEXT:    %[[S0:.*]] = gpu.subgroup_reduce add %[[R0]] uniform : (f32) -> f32
+// SGFORM-NEXT:    scf.if %[[LEADER]] {
+// SGFORM-NEXT:      %[[H0:.*]] = arith.truncf %[[S0]] : f32 to f16
+// SGFORM-NEXT:      memref.atomic_rmw addf %[[H0]], %[[G]][%[[R0AT]]] : (f16, memref<?xf16>) -> f16
+// SGFORM-NEXT:    }
+// SGFORM-COUNT-2: gpu.subgroup_reduce
+// SGFORM-NOT:     scf.if %[[VALID]]
+// SGFORM:         gpu.return
 // HWLANE-LABEL: gpu.func @training_kernel(
 // HWLANE:        %[[LANE:.*]] = gpu.lane_id
 // HWLANE-NEXT:     %[[LEADER:.*]] = arith.cmpi eq, %[[LANE]], %{{.*}} : index

@@ -60,8 +60,9 @@
 // PTX:          max.f32
 // PTX:          fma.rn.f32
 // PTX:          .visible .entry grad_kernel(
-// PTX:          shfl.sync.bfly.b32 {{.*}}, 16, 31, -1;
-// PTX:          shfl.sync.bfly.b32 {{.*}}, 1, 31, -1;
+// PTX-NOT:      shfl.sync
+// PTX:          bar.sync 0;
+// PTX-NOT:      shfl.sync
 // PTX:          atom.global.add.f32
 // PTX:          .visible .entry dense_kernel(
 // PTX-NOT:      wmma

@@ -123,17 +123,19 @@ func.func @masked(%x: !coopvec.vec<2, f32>, %g: memref<?xf32>, %s: f32) -> !coop
 
 // Weights at a uniform offset checked at run time (it depends on the
 // loop's induction variable): the same load in every thread, masked to the
-// elements inside the buffer, and the subgroup sums of
-// reduce_sum_accumulate under a uniform bit of that mask, so the subgroup
-// stays converged. Without checks, neither mask.
+// elements inside the buffer, and the workgroup's sums of
+// reduce_sum_accumulate (training=block) added under the mask's (uniform)
+// bit of each element. Without checks, neither mask.
 // CHECK-LABEL: gpu.func @weights_in_loop_kernel(
 // CHECK:         scf.for
 // CHECK:           %[[MASK:.*]] = vector.create_mask %{{.*}} : vector<2xi1>
 // CHECK:           vector.maskedload %{{.*}}, %[[MASK]], %{{.*}} : memref<?xf32>, vector<2xi1>, vector<2xf32> into vector<2xf32>
 // CHECK:           %[[GMASK:.*]] = vector.create_mask %{{.*}} : vector<2xi1>
-// CHECK:           %[[BIT:.*]] = vector.extract %[[GMASK]][%c0] : i1 from vector<2xi1>
-// CHECK-NEXT:      scf.if %[[BIT]] {
-// CHECK:             gpu.subgroup_reduce add
+// CHECK:           gpu.barrier
+// CHECK:           scf.for %[[E:.*]] = %thread_id_x to %c2 step %c128 {
+// CHECK:             %[[BIT:.*]] = vector.extract %[[GMASK]][%[[E]]] : i1 from vector<2xi1>
+// CHECK-NEXT:        scf.if %[[BIT]] {
+// CHECK:               memref.atomic_rmw addf
 // UNCHECKED-LABEL: gpu.func @weights_in_loop_kernel(
 // UNCHECKED-NOT:   vector.create_mask
 // UNCHECKED:       vector.load

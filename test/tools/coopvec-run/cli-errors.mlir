@@ -59,6 +59,17 @@
 // RUN:   | FileCheck %s --check-prefix=WEIGHTS-VALUE
 // WEIGHTS-VALUE: coopvec-run: error: invalid value in '--mma-weights=rows'
 
+// --training likewise, and takes block or subgroup only.
+// RUN: not coopvec-run %s --entry=scale --random --training=subgroup 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=TRAINING-CPU
+// TRAINING-CPU: coopvec-run: error: --training is an option of the cuda and vulkan targets, not of 'cpu'
+// RUN: not coopvec-run %s --entry=scale --random --training=block --target=vulkan --pipeline='builtin.module(coopvec-lower-to-spirv)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=TRAINING-PIPELINE
+// TRAINING-PIPELINE: coopvec-run: error: --training is an option of the default pipeline; with --pipeline, give it in the pipeline (coopvec-lower-to-<target>{training=...})
+// RUN: not coopvec-run %s --entry=scale --random --training=warp --target=vulkan 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=TRAINING-VALUE
+// TRAINING-VALUE: coopvec-run: error: invalid value in '--training=warp'
+
 // RUN: not coopvec-run %t.missing.mlir --entry=scale 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NOFILE
 // NOFILE: coopvec-run: error: {{.*}}missing.mlir: cannot open: No such file or directory
