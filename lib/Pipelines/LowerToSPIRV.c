@@ -94,6 +94,17 @@ static const char *oneOf(MlirStringRef value, const char *const *words) {
   return NULL;
 }
 
+/// `*field` = the word of `words` that `value` is; otherwise the error.
+static void setWord(SPIRVOptions *o, MlirStringRef key, MlirStringRef value,
+                    const char *const *words, const char **field,
+                    const char *expected) {
+  const char *word = oneOf(value, words);
+  if (word)
+    *field = word;
+  else
+    badValue(o, key, value, expected);
+}
+
 static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
   bool flag;
   if (coopvecStringRefIs(key, "mode")) {
@@ -147,26 +158,15 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
       badValue(o, key, value, "true or false");
   } else if (coopvecStringRefIs(key, "mma-weights")) {
     static const char *const stagings[] = {"slices", "whole", NULL};
-    const char *staging = oneOf(value, stagings);
-    if (staging)
-      o->mmaWeights = staging;
-    else
-      badValue(o, key, value, "slices or whole");
+    setWord(o, key, value, stagings, &o->mmaWeights, "slices or whole");
   } else if (coopvecStringRefIs(key, "training")) {
     static const char *const forms[] = {"block", "subgroup", NULL};
-    const char *form = oneOf(value, forms);
-    if (form)
-      o->training = form;
-    else
-      badValue(o, key, value, "block or subgroup");
+    setWord(o, key, value, forms, &o->training, "block or subgroup");
   } else if (coopvecStringRefIs(key, "reduce-mode")) {
     static const char *const modes[] = {"direct", "local", "expand", "auto",
                                         NULL};
-    const char *mode = oneOf(value, modes);
-    if (mode)
-      o->reduceMode = mode;
-    else
-      badValue(o, key, value, "direct, local, expand or auto");
+    setWord(o, key, value, modes, &o->reduceMode,
+            "direct, local, expand or auto");
   } else if (coopvecStringRefIs(key, "cooperative-matrix-shapes")) {
     if (value.length == 0 || value.length >= sizeof(o->shapes))
       badValue(o, key, value, "a comma list of MxNxK shapes");

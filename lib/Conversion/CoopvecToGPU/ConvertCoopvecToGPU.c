@@ -62,42 +62,64 @@ static const CoopvecThreadMapping gpuMapping;
 // Options
 //===----------------------------------------------------------------------===//
 
-static bool parseMatvecMode(const char *text, GPUMatvecMode *mode) {
-  static const struct {
-    const char *name;
-    GPUMatvecMode mode;
-  } modes[] = {
-      {"auto", GPUMatvecAuto}, {"mma", GPUMatvecMMA}, {"simt", GPUMatvecSIMT}};
-  for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); ++i)
-    if (strcmp(text, modes[i].name) == 0) {
-      *mode = modes[i].mode;
+/// A word option's values: `name` means `value` (an enum's).
+typedef struct OptionWord {
+  const char *name;
+  int value;
+} OptionWord;
+
+/// The value of the word `text` among `count` words; false if none.
+static bool parseWord(const char *text, const OptionWord *words, size_t count,
+                      int *value) {
+  for (size_t i = 0; i < count; ++i)
+    if (strcmp(text, words[i].name) == 0) {
+      *value = words[i].value;
       return true;
     }
   return false;
 }
 
-static bool parseMMAWeights(const char *text, GPUMMAWeights *weights) {
-  if (strcmp(text, "slices") == 0)
-    *weights = GPUMMAWeightsSlices;
-  else if (strcmp(text, "whole") == 0)
-    *weights = GPUMMAWeightsWhole;
-  else
-    return false;
-  return true;
-}
+#define PARSE_WORD(text, words, value)                                         \
+  parseWord(text, words, sizeof(words) / sizeof((words)[0]), value)
 
-static bool parseTraining(const char *text, GPUTrainingMode *mode) {
-  if (strcmp(text, "block") == 0)
-    *mode = GPUTrainingBlock;
-  else if (strcmp(text, "subgroup") == 0)
-    *mode = GPUTrainingSubgroup;
-  else
-    return false;
-  return true;
-}
+static const OptionWord matvecModes[] = {
+    {"auto", GPUMatvecAuto}, {"mma", GPUMatvecMMA}, {"simt", GPUMatvecSIMT}};
+static const OptionWord mmaWeightStagings[] = {{"slices", GPUMMAWeightsSlices},
+                                               {"whole", GPUMMAWeightsWhole}};
+static const OptionWord trainingForms[] = {{"block", GPUTrainingBlock},
+                                           {"subgroup", GPUTrainingSubgroup}};
 
 static bool isPowerOfTwo(int64_t value) {
   return value > 0 && (value & (value - 1)) == 0;
+}
+
+/// The word options into `config`; false after the message of the first
+/// bad one.
+static bool resolveWords(const ConvertOptions *options, GPUConfig *config,
+                         CoopvecBuffer *message) {
+  int matvec = 0, weights = 0, training = 0;
+  if (!coopvecParseReduceMode(options->reduceMode, &config->reduceMode))
+    coopvecBufferAppendf(message, "reduce-mode=%s is not a mode; use %s",
+                         options->reduceMode, coopvecReduceModeValues);
+  else if (!PARSE_WORD(options->matvec, matvecModes, &matvec))
+    coopvecBufferAppendf(message,
+                         "matvec=%s is not a schedule; use mma, "
+                         "simt or auto",
+                         options->matvec);
+  else if (!PARSE_WORD(options->mmaWeights, mmaWeightStagings, &weights))
+    coopvecBufferAppendf(message,
+                         "mma-weights=%s is not a weight staging; use "
+                         "slices or whole",
+                         options->mmaWeights);
+  else if (!PARSE_WORD(options->training, trainingForms, &training))
+    coopvecBufferAppendf(message,
+                         "training=%s is not a form of the training ops; "
+                         "use block or subgroup",
+                         options->training);
+  config->matvec = (GPUMatvecMode)matvec;
+  config->mmaWeights = (GPUMMAWeights)weights;
+  config->training = (GPUTrainingMode)training;
+  return message->size == 0;
 }
 
 /// Checks the options into `config`; the message of the first bad one goes
@@ -114,26 +136,10 @@ static void resolveOptions(const ConvertOptions *options, GPUConfig *config,
   config->emulateMMA = options->emulateMMA;
   config->tileThreads =
       gpuTileThreads(options->subgroupSize, options->emulateMMA);
-  if (!coopvecParseReduceMode(options->reduceMode, &config->reduceMode))
-    coopvecBufferAppendf(message, "reduce-mode=%s is not a mode; use %s",
-                         options->reduceMode, coopvecReduceModeValues);
-  else if (!parseMatvecMode(options->matvec, &config->matvec))
-    coopvecBufferAppendf(message,
-                         "matvec=%s is not a schedule; use mma, "
-                         "simt or auto",
-                         options->matvec);
-  else if (!parseMMAWeights(options->mmaWeights, &config->mmaWeights))
-    coopvecBufferAppendf(message,
-                         "mma-weights=%s is not a weight staging; use "
-                         "slices or whole",
-                         options->mmaWeights);
-  else if (!parseTraining(options->training, &config->training))
-    coopvecBufferAppendf(message,
-                         "training=%s is not a form of the training ops; "
-                         "use block or subgroup",
-                         options->training);
-  else if (!isPowerOfTwo(options->subgroupSize) || options->subgroupSize < 4 ||
-           options->subgroupSize > 128)
+  if (!resolveWords(options, config, message))
+    return;
+  if (!isPowerOfTwo(options->subgroupSize) || options->subgroupSize < 4 ||
+      options->subgroupSize > 128)
     coopvecBufferAppendf(message,
                          "subgroup-size=%lld must be a power of "
                          "two from 4 to 128",
