@@ -141,6 +141,9 @@ typedef struct Planning {
   GPUPlan *plan;
   bool report, ok;
   int64_t offTensorCores;
+  /// Which values vary between threads: a reduce_sum_accumulate at a
+  /// varying offset is a scatter-add (ReduceMode.h), not a training sum.
+  const CoopvecUniformity *uniformity;
 } Planning;
 
 static void reportBudget(MlirOperation op, const Planning *planning,
@@ -243,7 +246,9 @@ static void planTrainingOp(MlirOperation op, Planning *planning) {
         f16);
   if (config->training != GPUTrainingBlock ||
       config->tileThreads % GPU_MMA_TILE != 0 ||
-      config->blockSize % config->tileThreads != 0)
+      config->blockSize % config->tileThreads != 0 ||
+      (!outer &&
+       coopvecIsVarying(planning->uniformity, mlirOperationGetOperand(op, 2))))
     return;
   for (int64_t rows = config->blockSize;
        rows % GPU_MMA_TILE == 0 && config->blockSize % rows == 0; rows /= 2) {
@@ -270,14 +275,15 @@ static MlirWalkResult planTrainingWalk(MlirOperation op, void *userData) {
 /// The skews a planning pass tries, best first.
 typedef enum Skews { SkewAll, SkewWeights, SkewInputs } Skews;
 
-static Planning planWith(MlirOperation func, const GPUConfig *config,
-                         const char *passName, GPUPlan *plan, Skews skews,
+static Planning planWith(MlirOperation func, const Planning *how, Skews skews,
                          bool report) {
+  GPUPlan *plan = how->plan;
   gpuPlanFree(plan);
   memset(plan, 0, sizeof(*plan));
   plan->staging.skewedOutput = skews == SkewAll;
   plan->staging.skewedWeights = skews != SkewInputs;
-  Planning planning = {config, passName, plan, report, true, 0};
+  Planning planning = *how;
+  planning.report = report;
   mlirOperationWalk(func, planOp, &planning, MlirWalkPreOrder);
   mlirOperationWalk(func, planTrainingWalk, &planning, MlirWalkPreOrder);
   return planning;
@@ -293,10 +299,17 @@ static Planning planWith(MlirOperation func, const GPUConfig *config,
 bool gpuPlanFunction(MlirOperation func, const GPUConfig *config,
                      const char *passName, GPUPlan *plan) {
   memset(plan, 0, sizeof(*plan));
+  CoopvecUniformity uniformity;
+  coopvecAnalyzeUniformity(func, &uniformity);
+  Planning how = {.config = config,
+                  .passName = passName,
+                  .plan = plan,
+                  .ok = true,
+                  .uniformity = &uniformity};
   Skews best = SkewAll;
   int64_t fewest = -1;
   for (Skews skews = SkewAll; skews <= SkewInputs && fewest != 0; ++skews) {
-    Planning planning = planWith(func, config, passName, plan, skews, false);
+    Planning planning = planWith(func, &how, skews, false);
     if (planning.ok && (fewest < 0 || planning.offTensorCores < fewest)) {
       best = skews;
       fewest = planning.offTensorCores;
@@ -305,7 +318,9 @@ bool gpuPlanFunction(MlirOperation func, const GPUConfig *config,
   // Where nothing fits (matvec=mma), the error gives the least it needs.
   if (fewest < 0)
     best = SkewInputs;
-  return planWith(func, config, passName, plan, best, true).ok;
+  bool ok = planWith(func, &how, best, true).ok;
+  coopvecUniformityFree(&uniformity);
+  return ok;
 }
 
 void gpuPlanFree(GPUPlan *plan) {

@@ -193,3 +193,22 @@ func.func @masked(%x: !coopvec.vec<1, f32>, %a: !coopvec.vec<16, f16>, %g: memre
   }
   return
 }
+
+// -----
+
+// A reduce_sum_accumulate at a varying offset is a scatter-add (one atomic
+// per thread and element here, reduce-mode=auto): it takes no part in the
+// block form, and the kernel stages nothing for it.
+// CHECK-LABEL: gpu.func @scatter_kernel(
+// CHECK-SAME:      coopvec.workgroup_memory = 0 : i64
+// CHECK-NOT:     memref.alloc()
+// CHECK-NOT:     gpu.barrier
+// CHECK-COUNT-4: memref.atomic_rmw addf
+// CHECK:         gpu.return
+func.func @scatter(%v: !coopvec.vec<4, f32>, %i: !coopvec.vec<1, f32>, %g: memref<?xf32>) {
+  %e = "coopvec.unpack"(%i) : (!coopvec.vec<1, f32>) -> f32
+  %n = arith.fptosi %e : f32 to i64
+  %o = arith.index_cast %n : i64 to index
+  "coopvec.reduce_sum_accumulate"(%v, %g, %o) : (!coopvec.vec<4, f32>, memref<?xf32>, index) -> ()
+  return
+}
