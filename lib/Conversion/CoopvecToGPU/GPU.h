@@ -137,6 +137,19 @@ int64_t gpuTileThreads(int64_t subgroupSize, bool emulateMMA);
 /// all 32 threads of a warp on one bank. The skew keeps every row and
 /// every tensor-core tile 32-byte aligned (wmma's rule).
 enum { GPU_STAGING_CHUNK_BYTES = 16, GPU_STAGING_SKEW_BYTES = 16 };
+/// The 16-byte vector of `element` (f16 or f32) the staging moves.
+MlirType gpuStagingChunkType(MlirType element);
+/// One thread's row of a staged tile (GPUStagedRows.c): `vec`'s `count`
+/// elements rounded to the buffer's type, then +0.0 to `padded` (a
+/// multiple of the chunk), from element `start` of `buffer`; all +0.0
+/// where `keep` (an i1; null: always) is false.
+typedef struct GPUStagedRow {
+  MlirValue vec;
+  int64_t count, padded;
+  MlirValue buffer, start, keep;
+} GPUStagedRow;
+/// `padded` elements of `elementBytes` bytes and the skew.
+int64_t gpuSkewedRowStride(int64_t padded, int64_t elementBytes);
 /// The element stride of a staged input row of `paddedInputs` elements.
 int64_t gpuStagedRowStride(GPUSchedule schedule, int64_t paddedInputs);
 /// The element stride of a staged weight row: skewed as the input rows
@@ -248,6 +261,9 @@ void gpuBuildAlignedVectorStore(CoopvecBuilder *b, MlirValue vector,
                                 MlirValue buffer, MlirValue index);
 void gpuStoreRow(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue tile,
                  MlirValue row, MlirValue value);
+/// Stores `row` at `b` in 16-byte vectors: a tiled vec's whole chunks by a
+/// loop, the rest unrolled.
+void gpuStageRow(GPULowering *l, CoopvecBuilder *b, const GPUStagedRow *row);
 
 /// Calls `fn` at `b` for every element of the per-thread vec `value`
 /// (unrolled in SSA form, an element loop when tiled); `index` is the

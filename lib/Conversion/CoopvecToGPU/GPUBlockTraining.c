@@ -76,81 +76,13 @@ static Chunks chunksOf(GPULowering *l, MlirOperation op, MlirType element) {
 // Staging
 //===----------------------------------------------------------------------===//
 
-/// One staged row: `vec`'s `count` elements (f32 values, rounded to the
-/// buffer's type), then +0.0 to `padded`; all +0.0 where `keep` is false.
-typedef struct StagedRow {
-  MlirValue vec;
-  int64_t count, padded;
-  MlirValue buffer, start, keep;
-} StagedRow;
-
-/// Element `k` of the row at `b`: a row of the vec's tile at the index
-/// value `at` when tiled, else its SSA value k.
-static MlirValue rowElement(GPULowering *l, CoopvecBuilder *b,
-                            const StagedRow *row, int64_t k, MlirValue at) {
-  const CoopvecElements *elements = coopvecLookupElements(&l->p, row->vec);
-  MlirValue value =
-      !mlirValueIsNull(elements->tile)
-          ? gpuLoadRow(&l->p, b, elements->tile,
-                       mlirValueIsNull(at) ? indexConstant(l, k) : at)
-          : elements->values[elements->uniform || elements->count == 1 ? 0 : k];
-  MlirValue zero = coopvecPerThreadConstant(&l->p, 0.0);
-  return mlirValueIsNull(row->keep)
-             ? value
-             : coopvecBuildSelect(b, row->keep, value, zero);
-}
-
-/// Stores the `width` elements from k = `first` (an index value `at`, or
-/// the constant `first` where `at` is null) as one 16-byte vector.
-static void stageChunk(GPULowering *l, CoopvecBuilder *b, const StagedRow *row,
-                       int64_t first, MlirValue at) {
-  MlirType element = elementOf(row->buffer);
-  int64_t width =
-      GPU_STAGING_CHUNK_BYTES / (int64_t)(mlirFloatTypeGetWidth(element) / 8);
-  MlirType chunk = mlirVectorTypeGet(1, &width, element);
-  MlirValue values[GPU_STAGING_CHUNK_BYTES / 2];
-  for (int64_t i = 0; i < width; ++i) {
-    int64_t k = first + i;
-    MlirValue kAt = mlirValueIsNull(at) ? at : gpuAddIndex(l, b, at, i);
-    values[i] = !mlirValueIsNull(at) || k < row->count
-                    ? coopvecNarrowTo(b, rowElement(l, b, row, k, kAt), element)
-                    : coopvecBuildFloatConstant(b, element, 0.0);
-  }
-  MlirValue vector =
-      coopvecBuild1(b, "vector.from_elements", width, values, chunk, 0, NULL);
-  MlirValue offset = mlirValueIsNull(at) ? indexConstant(l, first) : at;
-  gpuBuildAlignedVectorStore(b, vector, row->buffer,
-                             addIndex(b, row->start, offset));
-}
-
-/// The row in 16-byte vectors at `b`: a tiled vec's whole chunks by a loop,
-/// the rest unrolled.
-static void stageRow(GPULowering *l, CoopvecBuilder *b, const StagedRow *row) {
-  int64_t width = GPU_STAGING_CHUNK_BYTES /
-                  (int64_t)(mlirFloatTypeGetWidth(elementOf(row->buffer)) / 8);
-  const CoopvecElements *elements = coopvecLookupElements(&l->p, row->vec);
-  int64_t first = 0;
-  if (!mlirValueIsNull(elements->tile)) {
-    first = row->count / width * width;
-    CoopvecLoop loop =
-        coopvecBuildFor(b, indexConstant(l, 0), indexConstant(l, first),
-                        indexConstant(l, width), 0, NULL);
-    stageChunk(l, &loop.body, row, 0, loop.inductionVar);
-    coopvecFinishFor(&loop, 0, NULL);
-  }
-  for (int64_t k = first; k < row->padded; k += width)
-    stageChunk(l, b, row, k, (MlirValue){NULL});
-}
-
-/// Element stride of a staged row of `padded` elements: 16 bytes longer
-/// (GPU.h: conflict-free 16-byte stores, 32-byte aligned tiles).
+/// Element stride of a staged row of `padded` elements (GPU.h: the skew
+/// keeps 16-byte stores conflict-free and 16 x 16 tiles 32-byte aligned).
 static int64_t rowStride(MlirType element, int64_t padded) {
-  return padded +
-         GPU_STAGING_SKEW_BYTES / (int64_t)(mlirFloatTypeGetWidth(element) / 8);
+  return gpuSkewedRowStride(padded, mlirFloatTypeGetWidth(element) / 8);
 }
 
-/// The row of this thread within its chunk, and whether it is in chunk `c`
-/// (null when the whole block is one chunk).
+/// The row of this thread within its chunk.
 static MlirValue chunkRow(GPULowering *l, const Chunks *chunks) {
   return chunks->count == 1
              ? l->threadInBlock
@@ -161,19 +93,19 @@ static MlirValue chunkRow(GPULowering *l, const Chunks *chunks) {
 /// Stages `n` rows for chunk `c`: a block barrier (earlier readers of the
 /// buffer are done), the chunk's threads' rows, a block barrier.
 static void stageChunkRows(GPULowering *l, const Chunks *chunks, int64_t c,
-                           const StagedRow *rows, int n) {
+                           const GPUStagedRow *rows, int n) {
   CoopvecBuilder *b = &l->p.body;
   coopvecBuildBarrier(b);
   if (chunks->count == 1) {
     for (int i = 0; i < n; ++i)
-      stageRow(l, b, &rows[i]);
+      gpuStageRow(l, b, &rows[i]);
   } else {
     MlirValue chunk = coopvecBuildBinaryOp(b, "arith.divui", l->threadInBlock,
                                            indexConstant(l, chunks->rows));
     CoopvecIf mine = coopvecBuildIf(
         b, coopvecBuildCmpI(b, COOPVEC_CMPI_EQ, chunk, indexConstant(l, c)));
     for (int i = 0; i < n; ++i)
-      stageRow(l, &mine.then, &rows[i]);
+      gpuStageRow(l, &mine.then, &rows[i]);
     coopvecFinishIf(&mine);
   }
   coopvecBuildBarrier(b);
@@ -184,11 +116,10 @@ static void stageChunkRows(GPULowering *l, const Chunks *chunks, int64_t c,
 //===----------------------------------------------------------------------===//
 
 typedef struct BlockProduct {
-  MlirOperation op;
   const CoopvecMatrixView *view;
   GPUSchedule schedule;
   Chunks chunks;
-  StagedRow a, b;           // A rows at 0, B rows after the chunk's A rows
+  GPUStagedRow a, b;        // A rows at 0, B rows after the chunk's A rows
   int64_t strideA, strideB; // element strides of the staged rows
   int64_t bRows;            // the element where the B rows start
   int64_t tilesK, tiles;    // 16 x 16 tiles of G along K, in all
@@ -277,7 +208,7 @@ static void emitBlockProduct(GPULowering *l, BlockProduct *bp) {
   int64_t groups = l->config->blockSize / l->config->tileThreads;
   int64_t rounds = (bp->tiles + groups - 1) / groups;
   for (int64_t c = 0; c < bp->chunks.count; ++c) {
-    StagedRow rows[] = {bp->a, bp->b};
+    GPUStagedRow rows[] = {bp->a, bp->b};
     stageChunkRows(l, &bp->chunks, c, rows, 2);
     CoopvecLoop loop =
         coopvecBuildFor(&p->body, indexConstant(l, 0), indexConstant(l, rounds),
@@ -295,7 +226,7 @@ static void emitBlockProduct(GPULowering *l, BlockProduct *bp) {
 void gpuLowerBlockOuterProduct(GPULowering *l, MlirOperation op,
                                const CoopvecMatrixView *view) {
   CoopvecPerThread *p = &l->p;
-  BlockProduct bp = {.op = op, .view = view};
+  BlockProduct bp = {.view = view};
   intptr_t schedule = coopvecPointerMapFind(&l->plan->schedules, op.ptr);
   bp.schedule = schedule > 0 ? (GPUSchedule)schedule : GPUScheduleSIMT;
   bp.chunks = chunksOf(l, op, view->element);
@@ -307,10 +238,10 @@ void gpuLowerBlockOuterProduct(GPULowering *l, MlirOperation op,
   bp.strideB = rowStride(element, paddedK);
   bp.bRows = bp.chunks.rows * bp.strideA;
   CoopvecBuilder *b = &p->body;
-  bp.a = (StagedRow){
+  bp.a = (GPUStagedRow){
       mlirOperationGetOperand(op, 0),     view->rows, paddedM, bp.chunks.buffer,
       gpuMulIndex(l, b, row, bp.strideA), p->active};
-  bp.b = (StagedRow){
+  bp.b = (GPUStagedRow){
       mlirOperationGetOperand(op, 1),
       view->cols,
       paddedK,
@@ -330,7 +261,7 @@ void gpuLowerBlockOuterProduct(GPULowering *l, MlirOperation op,
 
 typedef struct BlockSum {
   Chunks chunks;
-  StagedRow v;
+  GPUStagedRow v;
   MlirValue gradient, offset, mask; // mask: null, or the elements inside
 } BlockSum;
 
@@ -387,13 +318,14 @@ void gpuLowerBlockReduceSum(GPULowering *l, MlirOperation op) {
   int64_t count = coopvecVecTypeGetSize(type);
   int64_t padded = gpuRoundUp(count, GPU_MMA_TILE);
   MlirValue row = chunkRow(l, &s.chunks);
-  s.v = (StagedRow){v,
-                    count,
-                    padded,
-                    s.chunks.buffer,
-                    gpuMulIndex(l, &p->body, row,
-                                rowStride(elementOf(s.chunks.buffer), padded)),
-                    p->active};
+  s.v =
+      (GPUStagedRow){v,
+                     count,
+                     padded,
+                     s.chunks.buffer,
+                     gpuMulIndex(l, &p->body, row,
+                                 rowStride(elementOf(s.chunks.buffer), padded)),
+                     p->active};
   s.gradient = coopvecScalarOperand(p, mlirOperationGetOperand(op, 1));
   s.offset = coopvecScalarOperand(p, mlirOperationGetOperand(op, 2));
   s.mask = coopvecTransferMask(p, &p->body, (MlirValue){NULL});

@@ -121,88 +121,17 @@ static void setOutput(GPULowering *l, Matvec *m, int64_t o, MlirValue value) {
 // Tensor cores
 //===----------------------------------------------------------------------===//
 
-/// One 16-byte chunk of a staged row: a vector of `element` (f16 or f32).
-static MlirType chunkOf(MlirType element) {
-  int64_t width =
-      GPU_STAGING_CHUNK_BYTES / (int64_t)(mlirFloatTypeGetWidth(element) / 8);
-  return mlirVectorTypeGet(1, &width, element);
-}
-
-/// Stores `elements` (of the staging type) as one aligned 16-byte vector
-/// at element `at` of `buffer`.
-static void storeChunk(CoopvecBuilder *b, MlirType chunk,
-                       const MlirValue *elements, MlirValue buffer,
-                       MlirValue at) {
-  intptr_t width = mlirShapedTypeGetDimSize(chunk, 0);
-  MlirValue vector =
-      coopvecBuild1(b, "vector.from_elements", width, elements, chunk, 0, NULL);
-  gpuBuildAlignedVectorStore(b, vector, buffer, at);
-}
-
-/// Chunk `chunk` (a constant) of this thread's staged row: the input's
-/// elements, +0.0 past its end.
-static void stagePaddedChunk(GPULowering *l, const Matvec *m, MlirType type,
-                             MlirValue rowStart, int64_t chunk,
-                             MlirValue zero) {
-  CoopvecBuilder *b = &l->p.body;
-  int64_t width = mlirShapedTypeGetDimSize(type, 0);
-  MlirType element = mlirShapedTypeGetElementType(type);
-  MlirValue elements[GPU_STAGING_CHUNK_BYTES / 2];
-  for (int64_t i = 0; i < width; ++i) {
-    int64_t k = chunk * width + i;
-    elements[i] =
-        k < m->numInputs
-            ? coopvecNarrowTo(b, coopvecOperandElement(&l->p, m->input, k),
-                              element)
-            : zero;
-  }
-  storeChunk(b, type, elements, m->inputBuffer,
-             gpuAddIndex(l, b, rowStart, chunk * width));
-}
-
-/// A tiled input's whole chunks, by a loop over them.
-static int64_t stageTiledChunks(GPULowering *l, const Matvec *m, MlirType type,
-                                MlirValue rowStart) {
-  int64_t width = mlirShapedTypeGetDimSize(type, 0);
-  int64_t whole = m->numInputs / width;
-  CoopvecLoop loop = coopvecBuildFor(&l->p.body, indexConstant(l, 0),
-                                     indexConstant(l, whole * width),
-                                     indexConstant(l, width), 0, NULL);
-  CoopvecBuilder *b = &loop.body;
-  MlirType element = mlirShapedTypeGetElementType(type);
-  MlirValue elements[GPU_STAGING_CHUNK_BYTES / 2];
-  for (int64_t i = 0; i < width; ++i)
-    elements[i] = coopvecNarrowTo(
-        b,
-        coopvecOperandRow(&l->p, b, m->input,
-                          gpuAddIndex(l, b, loop.inductionVar, i)),
-        element);
-  storeChunk(b, type, elements, m->inputBuffer,
-             addIndex(b, rowStart, loop.inductionVar));
-  coopvecFinishFor(&loop, 0, NULL);
-  return whole;
-}
-
 /// Every thread writes its input (rounded to the staging type) and the
-/// +0.0 padding to its row of the block's tile, in 16-byte vectors: with
-/// rows GPU_STAGING_SKEW_BYTES longer than the data, the 8 threads of a
-/// 16-byte access phase hit 8 different groups of 4 banks (row stride
-/// 16 mod 128 bytes apart), so the stores are free of bank conflicts.
+/// +0.0 padding to its row of the block's tile, in 16-byte vectors
+/// (GPUStagedRows.c: conflict-free with the rows' skew).
 static void stageInputRow(GPULowering *l, const Matvec *m) {
-  MlirType type =
-      chunkOf(mlirShapedTypeGetElementType(mlirValueGetType(m->inputBuffer)));
-  int64_t width = mlirShapedTypeGetDimSize(type, 0);
-  MlirValue rowStart = mulIndex(l, &l->p.body, l->threadInBlock, m->rowStride);
-  const CoopvecElements *input = coopvecLookupElements(&l->p, m->input);
-  int64_t first = 0;
-  if (input && !mlirValueIsNull(input->tile)) {
-    coopvecPrepareForLoop(&l->p, m->input);
-    first = stageTiledChunks(l, m, type, rowStart);
-  }
-  MlirValue zero = coopvecBuildFloatConstant(
-      &l->p.body, mlirShapedTypeGetElementType(type), 0.0);
-  for (int64_t chunk = first; chunk < m->paddedInputs / width; ++chunk)
-    stagePaddedChunk(l, m, type, rowStart, chunk, zero);
+  GPUStagedRow row = {m->input,
+                      m->numInputs,
+                      m->paddedInputs,
+                      m->inputBuffer,
+                      mulIndex(l, &l->p.body, l->threadInBlock, m->rowStride),
+                      {NULL}};
+  gpuStageRow(l, &l->p.body, &row);
 }
 
 /// Splits the slice index `i` into (j, k) so that consecutive threads read
@@ -307,7 +236,7 @@ static void stageWeightChunks(GPULowering *l, const Matvec *m, int64_t tile,
 /// a 16-row slice, or every row (mma-weights=whole).
 static void stageWeightRows(GPULowering *l, const Matvec *m, int64_t tile,
                             int64_t rows) {
-  MlirType chunk = chunkOf(m->view->element);
+  MlirType chunk = gpuStagingChunkType(m->view->element);
   if (copiesWeightChunks(m, chunk))
     stageWeightChunks(l, m, tile, rows, chunk);
   else
@@ -383,7 +312,7 @@ static void readOutputTile(GPULowering *l, Matvec *m, int64_t tile) {
   int64_t first = tile * GPU_MMA_TILE;
   int64_t count = m->numOutputs - first < GPU_MMA_TILE ? m->numOutputs - first
                                                        : GPU_MMA_TILE;
-  MlirType chunk = chunkOf(l->p.f32);
+  MlirType chunk = gpuStagingChunkType(l->p.f32);
   int64_t width = mlirShapedTypeGetDimSize(chunk, 0);
   MlirValue values[GPU_MMA_TILE], vector = {NULL};
   for (int64_t j = 0; j < count; ++j) {

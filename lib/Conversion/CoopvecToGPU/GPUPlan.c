@@ -40,8 +40,12 @@ static int64_t stagingElementBytes(GPUSchedule schedule) {
   return schedule == GPUScheduleMMAF16 ? 2 : 4;
 }
 
+int64_t gpuSkewedRowStride(int64_t padded, int64_t elementBytes) {
+  return padded + GPU_STAGING_SKEW_BYTES / elementBytes;
+}
+
 int64_t gpuStagedRowStride(GPUSchedule schedule, int64_t paddedInputs) {
-  return paddedInputs + GPU_STAGING_SKEW_BYTES / stagingElementBytes(schedule);
+  return gpuSkewedRowStride(paddedInputs, stagingElementBytes(schedule));
 }
 
 int64_t gpuWeightRowStride(const GPUStaging *staging, GPUSchedule schedule,
@@ -222,10 +226,9 @@ static GPUStaging withTraining(GPUStaging staging, const GPUConfig *config,
 }
 
 /// A staged training row of `count` elements: padded to whole 16 x 16
-/// tiles, 16 bytes longer (GPUBlockTraining.c).
+/// tiles, skewed (GPUBlockTraining.c).
 static int64_t trainingRowElements(int64_t count, bool f16) {
-  return gpuRoundUp(count, GPU_MMA_TILE) +
-         GPU_STAGING_SKEW_BYTES / (f16 ? 2 : 4);
+  return gpuSkewedRowStride(gpuRoundUp(count, GPU_MMA_TILE), f16 ? 2 : 4);
 }
 
 /// training=block: the most rows of the workgroup (the block, or a half,
@@ -237,6 +240,12 @@ static void planTrainingOp(MlirOperation op, Planning *planning) {
   const GPUConfig *config = planning->config;
   GPUPlan *plan = planning->plan;
   bool outer = coopvecOpIs(op, CoopvecOpOuterProductAccumulate);
+  if (config->training != GPUTrainingBlock ||
+      config->tileThreads % GPU_MMA_TILE != 0 ||
+      config->blockSize % config->tileThreads != 0 ||
+      (!outer &&
+       coopvecIsVarying(planning->uniformity, mlirOperationGetOperand(op, 2))))
+    return;
   MlirType vecA = mlirValueGetType(mlirOperationGetOperand(op, 0));
   bool f16 = mlirTypeIsAF16(coopvecVecTypeGetElementType(vecA));
   int64_t rowElements = trainingRowElements(coopvecVecTypeGetSize(vecA), f16);
@@ -244,12 +253,6 @@ static void planTrainingOp(MlirOperation op, Planning *planning) {
     rowElements += trainingRowElements(
         coopvecVecTypeGetSize(mlirValueGetType(mlirOperationGetOperand(op, 1))),
         f16);
-  if (config->training != GPUTrainingBlock ||
-      config->tileThreads % GPU_MMA_TILE != 0 ||
-      config->blockSize % config->tileThreads != 0 ||
-      (!outer &&
-       coopvecIsVarying(planning->uniformity, mlirOperationGetOperand(op, 2))))
-    return;
   for (int64_t rows = config->blockSize;
        rows % GPU_MMA_TILE == 0 && config->blockSize % rows == 0; rows /= 2) {
     GPUStaging grown =

@@ -27,16 +27,6 @@
 
 enum { KERNEL_ARGUMENT_ALIGNMENT = 16 };
 
-/// Bytes of one element of a memref of ints or floats; 0 for others.
-static int64_t elementBytes(MlirType memref) {
-  MlirType element = mlirShapedTypeGetElementType(memref);
-  if (mlirTypeIsAFloat(element))
-    return mlirFloatTypeGetWidth(element) / 8;
-  if (mlirTypeIsAInteger(element))
-    return mlirIntegerTypeGetWidth(element) / 8;
-  return 0;
-}
-
 /// Whether `value` is an argument of the gpu.func whose body holds it.
 static bool isKernelArgument(MlirValue value) {
   if (!mlirValueIsABlockArgument(value))
@@ -53,7 +43,7 @@ static MlirWalkResult alignLoad(MlirOperation op, void *userData) {
     return MlirWalkResultAdvance;
   MlirStringRef name = mlirStringRefCreateFromCString("alignment");
   MlirValue memref = mlirOperationGetOperand(op, 0);
-  int64_t index, bytes = elementBytes(mlirValueGetType(memref));
+  int64_t index, bytes = coopvecMemRefElementBytes(mlirValueGetType(memref));
   if (!mlirAttributeIsNull(mlirOperationGetAttributeByName(op, name)) ||
       bytes == 0 || !isKernelArgument(memref) ||
       !coopvecIntegerConstant(mlirOperationGetOperand(op, 1), &index) ||

@@ -47,25 +47,12 @@ typedef struct Allocs {
   int64_t bytes; // the end of the last
 } Allocs;
 
-static bool isWorkgroupAlloc(MlirOperation op) {
-  if (!coopvecOpIsNamed(op, "memref.alloc"))
-    return false;
-  MlirType type = mlirValueGetType(mlirOperationGetResult(op, 0));
-  MlirAttribute space = mlirMemRefTypeGetMemorySpace(type);
-  return !mlirAttributeIsNull(space) && mlirAttributeIsAInteger(space) &&
-         mlirIntegerAttrGetValueInt(space) == 3 &&
-         mlirShapedTypeHasStaticShape(type);
-}
-
 static int64_t allocBytes(MlirOperation alloc) {
   MlirType type = mlirValueGetType(mlirOperationGetResult(alloc, 0));
-  MlirType element = mlirShapedTypeGetElementType(type);
-  int64_t bits = mlirTypeIsAFloat(element) ? mlirFloatTypeGetWidth(element)
-                                           : mlirIntegerTypeGetWidth(element);
-  int64_t count = 1;
+  int64_t bytes = coopvecMemRefElementBytes(type);
   for (intptr_t i = 0; i < mlirShapedTypeGetRank(type); ++i)
-    count *= mlirShapedTypeGetDimSize(type, i);
-  return count * (bits / 8);
+    bytes *= mlirShapedTypeGetDimSize(type, i);
+  return bytes;
 }
 
 static int64_t allocAlignment(MlirOperation alloc) {
@@ -77,8 +64,10 @@ static int64_t allocAlignment(MlirOperation alloc) {
 
 static MlirWalkResult collectAlloc(MlirOperation op, void *userData) {
   Allocs *allocs = userData;
-  if (!isWorkgroupAlloc(op))
-    return MlirWalkResultAdvance;
+  if (!coopvecIsWorkgroupAlloc(op) ||
+      !mlirShapedTypeHasStaticShape(
+          mlirValueGetType(mlirOperationGetResult(op, 0))))
+    return MlirWalkResultAdvance; // a dynamic size is PrepareNVVM.c's error
   allocs->placed = coopvecGrowArray(allocs->placed, &allocs->capacity,
                                     allocs->count + 1, sizeof(Placed));
   int64_t alignment = allocAlignment(op);
@@ -88,17 +77,17 @@ static MlirWalkResult collectAlloc(MlirOperation op, void *userData) {
   return MlirWalkResultAdvance;
 }
 
-/// The memref type of `alloc`'s result in the GPU dialect's workgroup
-/// address space (gpu.dynamic_shared_memory and its views need it).
-static MlirType workgroupTypeOf(MlirContext ctx, MlirType type) {
-  MlirAttribute workgroup = mlirAttributeParseGet(
-      ctx, mlirStringRefCreateFromCString("#gpu.address_space<workgroup>"));
-  int64_t shape[4];
+/// `type` (a static shape) in address space `workgroup`, the GPU dialect's
+/// (gpu.dynamic_shared_memory and its views need it).
+static MlirType inWorkgroupSpace(MlirType type, MlirAttribute workgroup) {
   intptr_t rank = mlirShapedTypeGetRank(type);
-  for (intptr_t i = 0; i < rank && i < 4; ++i)
+  int64_t *shape = malloc((size_t)(rank ? rank : 1) * sizeof(int64_t));
+  for (intptr_t i = 0; i < rank; ++i)
     shape[i] = mlirShapedTypeGetDimSize(type, i);
-  return mlirMemRefTypeGet(mlirShapedTypeGetElementType(type), rank, shape,
-                           mlirAttributeGetNull(), workgroup);
+  MlirType result = mlirMemRefTypeGet(mlirShapedTypeGetElementType(type), rank,
+                                      shape, mlirAttributeGetNull(), workgroup);
+  free(shape);
+  return result;
 }
 
 /// Replaces every alloc of `allocs` by a view of one dynamic shared memory
@@ -109,11 +98,12 @@ static void placeDynamic(MlirOperation func, const Allocs *allocs) {
   MlirOperation first = mlirBlockGetFirstOperation(entry);
   CoopvecBuilder b =
       coopvecBuilderBefore(first, mlirOperationGetLocation(func));
+  MlirAttribute workgroup = mlirAttributeParseGet(
+      ctx, mlirStringRefCreateFromCString("#gpu.address_space<workgroup>"));
   int64_t dynamicShape = mlirShapedTypeGetDynamicSize();
-  MlirType bytes = mlirMemRefTypeGet(
-      mlirIntegerTypeGet(ctx, 8), 1, &dynamicShape, mlirAttributeGetNull(),
-      mlirAttributeParseGet(ctx, mlirStringRefCreateFromCString(
-                                     "#gpu.address_space<workgroup>")));
+  MlirType bytes =
+      mlirMemRefTypeGet(mlirIntegerTypeGet(ctx, 8), 1, &dynamicShape,
+                        mlirAttributeGetNull(), workgroup);
   MlirValue shared =
       coopvecBuild1(&b, "gpu.dynamic_shared_memory", 0, NULL, bytes, 0, NULL);
   for (intptr_t i = 0; i < allocs->count; ++i) {
@@ -121,9 +111,9 @@ static void placeDynamic(MlirOperation func, const Allocs *allocs) {
     MlirValue result = mlirOperationGetResult(alloc, 0);
     MlirValue operands[] = {
         shared, coopvecBuildIndexConstant(&b, allocs->placed[i].offset)};
-    MlirValue view =
-        coopvecBuild1(&b, "memref.view", 2, operands,
-                      workgroupTypeOf(ctx, mlirValueGetType(result)), 0, NULL);
+    MlirValue view = coopvecBuild1(
+        &b, "memref.view", 2, operands,
+        inWorkgroupSpace(mlirValueGetType(result), workgroup), 0, NULL);
     mlirValueReplaceAllUsesOfWith(result, view);
     mlirOperationDestroy(alloc);
   }

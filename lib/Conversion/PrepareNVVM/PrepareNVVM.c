@@ -154,13 +154,22 @@ static bool checkOp(MlirOperation op, const CoopvecNVVMTarget *target) {
 // Rewrites
 //===----------------------------------------------------------------------===//
 
-static bool isWorkgroupAlloc(MlirOperation op) {
+bool coopvecIsWorkgroupAlloc(MlirOperation op) {
   if (!coopvecOpIsNamed(op, "memref.alloc"))
     return false;
   MlirAttribute space = mlirMemRefTypeGetMemorySpace(
       mlirValueGetType(mlirOperationGetResult(op, 0)));
   return !mlirAttributeIsNull(space) && mlirAttributeIsAInteger(space) &&
          mlirIntegerAttrGetValueInt(space) == 3;
+}
+
+int64_t coopvecMemRefElementBytes(MlirType memref) {
+  MlirType element = mlirShapedTypeGetElementType(memref);
+  if (mlirTypeIsAFloat(element))
+    return mlirFloatTypeGetWidth(element) / 8;
+  if (mlirTypeIsAInteger(element))
+    return mlirIntegerTypeGetWidth(element) / 8;
+  return 0;
 }
 
 /// `memref.global "private" @name : type {alignment}` at the start of the
@@ -284,7 +293,7 @@ static bool rewriteOp(MlirOperation gpuModule, MlirOperation op,
         op, mlirStringRefCreateFromCString("sym_name"));
     *kernel = mlirStringAttrGetValue(name);
     *allocs = 0;
-  } else if (isWorkgroupAlloc(op)) {
+  } else if (coopvecIsWorkgroupAlloc(op)) {
     return rewriteAlloc(gpuModule, op, *kernel, (*allocs)++);
   } else if (coopvecOpIsNamed(op, "gpu.subgroup_reduce") &&
              butterflyCombiner(op)) {

@@ -21,6 +21,13 @@ void coopvecRewriteMathIntrinsics(MlirOperation gpuModule);
 /// (AlignedLoads.c): the kernel ABI aligns the arguments.
 void coopvecAlignKernelArgumentLoads(MlirOperation gpuModule);
 
+/// Whether `op` is a `memref.alloc` in address space 3 (workgroup memory:
+/// convert-coopvec-to-gpu's staging buffers and votes).
+bool coopvecIsWorkgroupAlloc(MlirOperation op);
+
+/// Bytes of one element of a memref of ints or floats; 0 for others.
+int64_t coopvecMemRefElementBytes(MlirType memref);
+
 /// Places the workgroup allocs of every gpu.func whose allocs total more
 /// than 48 KiB (CUDA's limit of static shared memory) in one
 /// `gpu.dynamic_shared_memory`, as `memref.view`s at aligned offsets, and
