@@ -43,9 +43,12 @@
 # each, with --gpu-options=ENTRY), so that one call compares schedule
 # options on the same warm GPU (GPU_RUN_VARIANTS='block-size=64;
 # register-elements=32'). Unset, it is 'mma-weights=whole;
-# workgroup-memory=98304' (both built 2026-11-28 without a GPU: whole
-# weights, and staging in dynamic shared memory beyond 48 KiB,
-# docs/gpu-schedule.md); set it empty for none.
+# workgroup-memory=98304;mma-regions=true workgroup-memory=98304' (built
+# 2026-11-28 without a GPU: whole weights, staging in dynamic shared
+# memory beyond 48 KiB, and the cooperative regions on mma.sync fragments,
+# docs/gpu-schedule.md); set it empty for none. lit-cuda-regions runs the
+# Integration suite on CUDA with --mma-regions (the fragment layout of
+# real mma.sync, which the emulation cannot check).
 # mlp-gpu-train-subgroup then times the training step with
 # training=subgroup (GPU_RUN_SKIP=train-subgroup leaves it out).
 # Usage: scripts/gpu-run.sh [BUNDLE_DIR]
@@ -96,7 +99,7 @@ lit=(python3 /usr/lib/llvm-22/bin/lit -v)
 step nvidia-smi 30 nvidia-smi
 step vulkan-query 30 build/bench/vulkan-query
 step mlp-gpu 180 build/bench/mlp-gpu
-IFS=';' read -ra variants <<<"${GPU_RUN_VARIANTS-mma-weights=whole;workgroup-memory=98304}"
+IFS=';' read -ra variants <<<"${GPU_RUN_VARIANTS-mma-weights=whole;workgroup-memory=98304;mma-regions=true workgroup-memory=98304}"
 for v in "${!variants[@]}"; do
   step "mlp-gpu-v$((v + 1))" 60 build/bench/mlp-gpu --mode=forward \
     --gpu-options="${variants[v]}"
@@ -107,6 +110,8 @@ step mlp-gpu-train-subgroup 60 build/bench/mlp-gpu --mode=train \
   --gpu-options=training=subgroup
 step lit-cuda 180 "${lit[@]}" -j8 --param coopvec_run_target=cuda build/test/Integration/CPU &
 step lit-vulkan 180 "${lit[@]}" -j8 --param coopvec_run_target=vulkan build/test/Integration/CPU &
+step lit-cuda-regions 180 "${lit[@]}" -j8 --param coopvec_run_target=cuda \
+  --param coopvec_run_options=--mma-regions build/test/Integration/CPU &
 wait
 step lit-rest 90 "${lit[@]}" -j16 \
   --filter-out '(cuda|vulkan|ptxas|cooperative-matrix)\.test' \
@@ -145,7 +150,7 @@ for v in "${!variants[@]}"; do
   echo "-- mlp-gpu-v$((v + 1)): --gpu-options='${variants[v]}'"
   grep -E '^summary|FAIL|error' "$out/mlp-gpu-v$((v + 1)).txt"
 done
-for log in lit-cuda lit-vulkan lit-rest; do
+for log in lit-cuda lit-vulkan lit-cuda-regions lit-rest; do
   echo "-- $log"
   grep -E '^(FAIL|XPASS|UNRESOLVED|TIMEOUT):|^  (Passed|Failed|Unsupported|Excluded|Timed Out)' "$out/$log.txt"
 done

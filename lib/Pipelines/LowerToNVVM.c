@@ -77,7 +77,8 @@ static void expandLowerToNVVM(MlirStringRef text, MlirStringCallback append,
       "nvvm-attach-target{chip=%.*s%s%.*s O=3},"
       "gpu.module(coopvec-expand-math,coopvec-prepare-nvvm,canonicalize,cse,"
       "loop-invariant-code-motion,strip-debuginfo,convert-vector-to-scf,"
-      "convert-scf-to-cf,convert-math-to-llvm,convert-arith-to-llvm,"
+      "convert-scf-to-cf,convert-nvgpu-to-nvvm,convert-math-to-llvm,convert-"
+      "arith-to-llvm,"
       "convert-gpu-to-nvvm,"
       "convert-vector-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
       "llvm-optimize-for-nvvm-target,canonicalize,cse,"
@@ -93,13 +94,14 @@ static void expandLowerToNVVM(MlirStringRef text, MlirStringCallback append,
 
 const CoopvecPipelineDef coopvecLowerToNVVMPipelineDef = {
     .argument = "coopvec-lower-to-nvvm",
-    .description = "Lower coopvec IR to a gpu.binary with PTX for an NVIDIA "
-                   "GPU (convert-coopvec-to-gpu, nvvm-attach-target, "
-                   "coopvec-prepare-nvvm, then upstream passes; "
-                   "binary=false: stop before gpu-module-to-binary). "
-                   "Options: chip, features, binary, and those of "
-                   "convert-coopvec-to-gpu (matvec, allow-tf32, block-size, "
-                   "workgroup-memory, register-elements, bounds-checks, "
-                   "reduce-mode, emulate-mma, mma-weights, training)",
+    .description =
+        "Lower coopvec IR to a gpu.binary with PTX for an NVIDIA "
+        "GPU (convert-coopvec-to-gpu, nvvm-attach-target, "
+        "coopvec-prepare-nvvm, then upstream passes; "
+        "binary=false: stop before gpu-module-to-binary). "
+        "Options: chip, features, binary, and those of "
+        "convert-coopvec-to-gpu (matvec, allow-tf32, block-size, "
+        "workgroup-memory, register-elements, bounds-checks, "
+        "reduce-mode, emulate-mma, mma-weights, training, mma-regions)",
     .expand = expandLowerToNVVM,
 };

@@ -46,7 +46,7 @@ typedef struct SPIRVOptions {
   int deviceCooperativeMatrix;                      // -1: not given
   int64_t subgroupSize, blockSize, workgroupMemory; // blockSize 0: default
   bool atomicFloat, binary, preserve, denormPreserve, roundingModeRTE,
-      opaqueF16Extension, boundsChecks, emulateMMA;
+      opaqueF16Extension, boundsChecks, emulateMMA, mmaRegions;
   char shapes[128];
   const char *reduceMode; // convert-coopvec-to-gpu's reduce-mode
   const char *mmaWeights; // convert-coopvec-to-gpu's mma-weights
@@ -156,6 +156,9 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
   } else if (coopvecStringRefIs(key, "emulate-mma")) {
     if (!parseBool(value, &o->emulateMMA))
       badValue(o, key, value, "true or false");
+  } else if (coopvecStringRefIs(key, "mma-regions")) {
+    if (!parseBool(value, &o->mmaRegions))
+      badValue(o, key, value, "true or false");
   } else if (coopvecStringRefIs(key, "mma-weights")) {
     static const char *const stagings[] = {"slices", "whole", NULL};
     setWord(o, key, value, stagings, &o->mmaWeights, "slices or whole");
@@ -182,7 +185,7 @@ static void setOption(SPIRVOptions *o, MlirStringRef key, MlirStringRef value) {
         "cooperative-matrix-shapes, signed-zero-inf-nan-preserve, "
         "denorm-preserve, rounding-mode-rte, opaque-f16-extension, "
         "bounds-checks, reduce-mode, emulate-mma, mma-weights, training, "
-        "binary)",
+        "mma-regions, binary)",
         (int)key.length, key.data);
   }
 }
@@ -221,6 +224,13 @@ static void parseOptions(MlirStringRef text, SPIRVOptions *o) {
     o->mode =
         o->deviceCooperativeMatrix == 1 ? ModeCooperativeMatrix : ModePortable;
   }
+  if (o->mmaRegions && !o->emulateMMA && !o->error.size)
+    coopvecBufferAppendStr(
+        &o->error,
+        "mma-regions=true needs emulate-mma=true on SPIR-V: the regions keep "
+        "values in the mma.sync fragment layout, which cooperative matrices "
+        "(opaque) do not expose (docs/execution-model.md, \"Cooperative "
+        "regions\")");
   if (o->mode == ModeCooperativeMatrix && !o->emulateMMA &&
       o->subgroupSize % 16 && !o->error.size)
     coopvecBufferAppendf(
@@ -271,7 +281,8 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       "coopvec-verify,"
       "convert-coopvec-to-gpu{matvec=%s block-size=%lld subgroup-size=%lld "
       "workgroup-memory=%lld builtin-lane-id=true bounds-checks=%s "
-      "reduce-mode=%s emulate-mma=%s mma-weights=%s training=%s},"
+      "reduce-mode=%s emulate-mma=%s mma-weights=%s training=%s "
+      "mma-regions=%s},"
       "gpu.module(coopvec-expand-math,canonicalize,cse,"
       "loop-invariant-code-motion,coopvec-prepare-spirv{subgroup-size=%lld "
       "atomic-float=%s "
@@ -291,8 +302,9 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
       (long long)conversionSubgroupSize(&o), (long long)o.workgroupMemory,
       o.boundsChecks ? "true" : "false", o.reduceMode,
       o.emulateMMA ? "true" : "false", o.mmaWeights, o.training,
-      (long long)o.subgroupSize, o.atomicFloat ? "true" : "false",
-      cooperative ? "true" : "false", o.shapes, o.preserve ? "true" : "false",
+      o.mmaRegions ? "true" : "false", (long long)o.subgroupSize,
+      o.atomicFloat ? "true" : "false", cooperative ? "true" : "false",
+      o.shapes, o.preserve ? "true" : "false",
       o.denormPreserve ? "true" : "false", o.roundingModeRTE ? "true" : "false",
       o.opaqueF16Extension ? "true" : "false", o.preserve ? "true" : "false",
       o.denormPreserve ? "true" : "false", o.roundingModeRTE ? "true" : "false",
@@ -304,18 +316,20 @@ static void expandLowerToSPIRV(MlirStringRef text, MlirStringCallback append,
 
 const CoopvecPipelineDef coopvecLowerToSPIRVPipelineDef = {
     .argument = "coopvec-lower-to-spirv",
-    .description = "Lower coopvec IR to a gpu.binary with SPIR-V for Vulkan "
-                   "(mode=portable|cooperative-matrix|auto; "
-                   "convert-coopvec-to-gpu, coopvec-prepare-spirv, "
-                   "convert-gpu-to-spirv, coopvec-nest-spirv, "
-                   "coopvec-finish-spirv; binary=false: stop before "
-                   "gpu-module-to-binary). Options: mode, "
-                   "device-cooperative-matrix, subgroup-size, block-size, "
-                   "workgroup-memory, atomic-float, "
-                   "cooperative-matrix-shapes, "
-                   "signed-zero-inf-nan-preserve, denorm-preserve, "
-                   "rounding-mode-rte, opaque-f16-extension, bounds-checks, "
-                   "reduce-mode, emulate-mma, mma-weights, training, binary",
+    .description =
+        "Lower coopvec IR to a gpu.binary with SPIR-V for Vulkan "
+        "(mode=portable|cooperative-matrix|auto; "
+        "convert-coopvec-to-gpu, coopvec-prepare-spirv, "
+        "convert-gpu-to-spirv, coopvec-nest-spirv, "
+        "coopvec-finish-spirv; binary=false: stop before "
+        "gpu-module-to-binary). Options: mode, "
+        "device-cooperative-matrix, subgroup-size, block-size, "
+        "workgroup-memory, atomic-float, "
+        "cooperative-matrix-shapes, "
+        "signed-zero-inf-nan-preserve, denorm-preserve, "
+        "rounding-mode-rte, opaque-f16-extension, bounds-checks, "
+        "reduce-mode, emulate-mma, mma-weights, training, mma-regions, "
+        "binary",
     .expand = expandLowerToSPIRV,
     .check = checkLowerToSPIRV,
 };

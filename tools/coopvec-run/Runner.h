@@ -70,6 +70,7 @@ typedef struct Options {
   const char *reduceMode; // --reduce-mode: direct, local, expand or auto
   const char *laneRefill; // --lane-refill: true, false or auto (CPU)
   bool emulateMMA;        // --emulate-mma (cuda, vulkan)
+  bool mmaRegions;        // --mma-regions (cuda, vulkan)
   const char *mmaWeights; // --mma-weights: slices or whole (cuda, vulkan)
   const char *training;   // --training: block or subgroup (cuda, vulkan)
   const char *sharedLibs[8];

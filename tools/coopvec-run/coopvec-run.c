@@ -47,7 +47,7 @@ static const char kUsage[] =
     "         [--out=PREFIX | -o DIR] [--save-inputs=PREFIX] [--print]\n"
     "         [--check [--rtol=R] [--atol=A]] [--reference] [--time]\n"
     "         [--lanes=L] [--reduce-mode=direct|local|expand|auto]\n"
-    "         [--lane-refill=true|false|auto] [--emulate-mma]\n"
+    "         [--lane-refill=true|false|auto] [--emulate-mma] [--mma-regions]\n"
     "         [--mma-weights=slices|whole] [--training=block|subgroup]\n"
     "         [--pipeline=PIPELINE] [--lowered=FILE]\n"
     "         [--shared-lib=PATH ...] [--threads=N]\n"
@@ -114,6 +114,8 @@ static bool parseFlag(const char *arg, Options *options) {
     options->listDevices = true;
   else if (strcmp(arg, "--emulate-mma") == 0)
     options->emulateMMA = true;
+  else if (strcmp(arg, "--mma-regions") == 0)
+    options->mmaRegions = true;
   else
     return false;
   return true;
@@ -287,6 +289,7 @@ static ParseStatus parseOptions(int argc, char **argv, Options *options,
                          : options->reduceMode ? "reduce-mode"
                          : options->laneRefill ? "lane-refill"
                          : options->emulateMMA ? "emulate-mma"
+                         : options->mmaRegions ? "mma-regions"
                          : options->mmaWeights ? "mma-weights"
                          : options->training   ? "training"
                                                : NULL;
@@ -297,9 +300,11 @@ static ParseStatus parseOptions(int argc, char **argv, Options *options,
     return ParseError;
   }
   if (options->target == CoopvecTargetCPU &&
-      (options->emulateMMA || options->mmaWeights || options->training)) {
+      (options->emulateMMA || options->mmaRegions || options->mmaWeights ||
+       options->training)) {
     runError("--%s is an option of the cuda and vulkan targets, not of 'cpu'",
              options->emulateMMA   ? "emulate-mma"
+             : options->mmaRegions ? "mma-regions"
              : options->mmaWeights ? "mma-weights"
                                    : "training");
     return ParseError;
@@ -568,7 +573,8 @@ static MlirModule parseLowered(const Options *options, MlirContext ctx,
 }
 
 /// The default pipeline's options from --lanes, --reduce-mode,
-/// --lane-refill, --emulate-mma, --mma-weights and --training ("lanes=8
+/// --lane-refill, --emulate-mma, --mma-regions, --mma-weights and
+/// --training ("lanes=8
 /// reduce-mode=local"), or "" for none.
 static void pipelineOptionsOf(const Options *options, char *text, size_t size) {
   int length = 0;
@@ -584,6 +590,9 @@ static void pipelineOptionsOf(const Options *options, char *text, size_t size) {
   if (options->emulateMMA)
     length += snprintf(text + length, size - (size_t)length,
                        "%semulate-mma=true", length ? " " : "");
+  if (options->mmaRegions)
+    length += snprintf(text + length, size - (size_t)length,
+                       "%smma-regions=true", length ? " " : "");
   if (options->mmaWeights)
     length += snprintf(text + length, size - (size_t)length, "%smma-weights=%s",
                        length ? " " : "", options->mmaWeights);
@@ -597,7 +606,7 @@ static void pipelineOptionsOf(const Options *options, char *text, size_t size) {
 /// --lowered code, the libraries.
 static CoopvecEngine *createEngine(const Options *options, MlirModule module,
                                    MlirModule lowered) {
-  char pipelineOptions[128];
+  char pipelineOptions[256];
   CoopvecEngineOptions engineOptions = coopvecEngineOptionsGetDefault();
   engineOptions.target = options->target;
   engineOptions.pipeline = options->pipeline;

@@ -5,7 +5,8 @@
 // thread i of @f. The kernel takes the arguments of the CPU's @f_batched
 // in the same order, so an execution engine marshals both alike, and
 // carries its launch contract as attributes (docs/execution-model.md, "GPU
-// targets"). Only target-neutral dialects are emitted; NVVM and SPIR-V
+// targets"). Only target-neutral dialects are emitted (but for the
+// nvgpu.mma.sync of mma-regions, NVIDIA's); NVVM and SPIR-V
 // pipelines lower them.
 //
 //===----------------------------------------------------------------------===//
@@ -23,6 +24,7 @@
 #include <mlir-c/Dialect/GPU.h>
 #include <mlir-c/Dialect/Math.h>
 #include <mlir-c/Dialect/MemRef.h>
+#include <mlir-c/Dialect/NVGPU.h>
 #include <mlir-c/Dialect/SCF.h>
 #include <mlir-c/Dialect/Vector.h>
 
@@ -46,6 +48,7 @@ typedef struct ConvertOptions {
   bool emulateMMA;
   char mmaWeights[COOPVEC_OPTION_STRING_MAX];
   char training[COOPVEC_OPTION_STRING_MAX];
+  bool mmaRegions;
 } ConvertOptions;
 
 enum {
@@ -134,6 +137,7 @@ static void resolveOptions(const ConvertOptions *options, GPUConfig *config,
   config->builtinLaneId = options->builtinLaneId;
   config->boundsChecks = options->boundsChecks;
   config->emulateMMA = options->emulateMMA;
+  config->mmaRegions = options->mmaRegions;
   config->tileThreads =
       gpuTileThreads(options->subgroupSize, options->emulateMMA);
   if (!resolveWords(options, config, message))
@@ -610,12 +614,24 @@ static const CoopvecPassOption convertOptions[] = {
      "the matvecs', or a subgroup size that is not a multiple of 16, keeps "
      "the subgroup form) or subgroup (a subgroup reduction and one atomic "
      "per element and subgroup)"},
+    {"mma-regions", CoopvecOptionBool, offsetof(ConvertOptions, mmaRegions),
+     "false",
+     "run f16 tensor-core matvecs of at most 128 outputs whose weight rows "
+     "fit workgroup-memory whole on mma.sync fragments (nvgpu.mma.sync "
+     "m16n8k16, each warp's 32 rows as two 16-row tiles, the accumulators "
+     "starting at the bias): a chain of such matvecs and elementwise ops "
+     "keeps its values in the fragment layout from one matvec to the next "
+     "(no read-back to the threads, no barrier per output tile); NVIDIA "
+     "warps of 32, or emulate-mma, which runs the same schedule with each "
+     "lane's sums as FMAs (docs/execution-model.md, \"Cooperative "
+     "regions\")"},
 };
 
 static MlirDialectHandle (*const convertDependentDialects[])(void) = {
-    mlirGetDialectHandle__arith__, mlirGetDialectHandle__gpu__,
-    mlirGetDialectHandle__math__,  mlirGetDialectHandle__memref__,
-    mlirGetDialectHandle__scf__,   mlirGetDialectHandle__vector__,
+    mlirGetDialectHandle__arith__,  mlirGetDialectHandle__gpu__,
+    mlirGetDialectHandle__math__,   mlirGetDialectHandle__memref__,
+    mlirGetDialectHandle__nvgpu__,  mlirGetDialectHandle__scf__,
+    mlirGetDialectHandle__vector__,
 };
 
 const CoopvecPassDef coopvecConvertToGPUPassDef = {

@@ -9,7 +9,8 @@
 // training ops (subgroup reductions, then atomics) and the racing stores.
 // Only target-neutral dialects are emitted (gpu, arith, math, memref, scf,
 // vector), so the SPIR-V target reuses this lowering
-// (docs/execution-model.md, "GPU targets").
+// (docs/execution-model.md, "GPU targets"); but mma-regions without
+// emulate-mma emits nvgpu.mma.sync, whose fragment layout is NVIDIA's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +77,7 @@ typedef struct GPUConfig {
   GPUMMAWeights mmaWeights;     // weight staging of tensor-core matvecs
   int64_t tileThreads;          // threads whose rows form the staged tiles
   GPUTrainingMode training;     // how the training ops sum over threads
+  bool mmaRegions; // chains of matvecs on mma.sync fragments (GPURegions.c)
 } GPUConfig;
 
 /// The workgroup buffers the tensor-core matvecs of a kernel share, in
@@ -102,6 +104,11 @@ typedef struct GPUPlan {
   /// subgroup). Its schedule (GPUScheduleMMAF16: f16 tiles on tensor cores
   /// unless emulated; GPUScheduleSIMT: tiles of FMAs) is in `schedules`.
   CoopvecPointerMap blockRows;
+  /// mma-regions=true: tensor-core matvec op -> 1 where it runs on
+  /// mma.sync fragments (GPUFragmentMatvec.c), its weight rows staged
+  /// whole; and the vec values held in the fragment layout between them
+  /// (value -> 1: GPURegions.c).
+  CoopvecPointerMap fragmentMatvecs, fragmentValues;
   GPUStaging staging;
   bool simtMatvecs; // some matvec runs as per-thread FMA loops
 } GPUPlan;
@@ -113,6 +120,17 @@ int64_t gpuStagingBytes(const GPUStaging *staging);
 bool gpuPlanFunction(MlirOperation func, const GPUConfig *config,
                      const char *passName, GPUPlan *plan);
 void gpuPlanFree(GPUPlan *plan);
+/// mma-regions: the rows of one matvec on fragments are at most this many
+/// outputs (GPUFragmentMatvec.c: 64 f32 accumulator registers per row
+/// tile of a warp).
+enum { GPU_FRAGMENT_MAX_OUTPUTS = 128 };
+/// Whether the vec `value` is the same in every thread: made by loads at
+/// uniform offsets, splats, ... of uniform scalars (GPURegions.c).
+bool gpuIsUniformVec(const CoopvecUniformity *uniformity, MlirValue value);
+/// Which values of `func` hold the fragment layout (plan->fragmentValues)
+/// between the matvecs of plan->fragmentMatvecs (GPURegions.c).
+void gpuPlanRegions(MlirOperation func, const CoopvecUniformity *uniformity,
+                    GPUPlan *plan);
 
 /// Tensor-core tiles: 16 x 16 outputs; k is 16 for f16 and 8 for tf32.
 enum { GPU_MMA_TILE = 16 };
@@ -178,6 +196,9 @@ typedef struct GPULowering {
   /// Staging buffers in workgroup memory (null when not needed).
   MlirValue inputF16, weightF16, inputF32, weightF32, output;
   MlirValue vote; // one index of workgroup memory for votes (GPUThreads.c)
+  /// The private array the fragment matvecs' zero-sign branch uses
+  /// (GPUFragmentMatvec.c), made at the first.
+  MlirValue fragmentScratch;
 } GPULowering;
 
 static inline GPULowering *gpuOf(CoopvecPerThread *p) {
@@ -228,6 +249,40 @@ MlirValue gpuOffsetIndex(CoopvecBuilder *b, MlirValue start, MlirValue x);
 /// A thread reads what its tile group stored: a subgroup barrier, or a
 /// block barrier where the group spans subgroups.
 void gpuSyncTileGroup(GPULowering *l);
+/// One matvec as GPUMatvec.c lowers it.
+typedef struct GPUMatvec {
+  const CoopvecMatrixView *view;
+  MlirOperation op;
+  MlirValue input, bias; // bias: null without one
+  int64_t numOutputs, numInputs;
+  /// W(o, k) is at view->base + o * outputStride + k * inputStride.
+  int64_t outputStride, inputStride;
+  GPUSchedule schedule;
+  /// Tensor cores: the padded input count, the element strides of the
+  /// staged input rows and weight rows, and the staging buffers.
+  int64_t paddedInputs, rowStride, weightStride;
+  MlirValue inputBuffer, weightBuffer;
+  /// mma-weights=whole: every weight row staged at once; weightStart is
+  /// the first element of the slice of the output tile being read back.
+  bool wholeWeights;
+  int64_t weightStart;
+  /// The result: its tile, or its SSA values.
+  MlirValue tile;
+  MlirValue *values;
+} GPUMatvec;
+/// Every thread writes its input row to the staged input tile.
+void gpuStageMatvecInput(GPULowering *l, const GPUMatvec *m);
+/// The workgroup copies `rows` weight rows R[j, k] = W(16 tile + j, k).
+void gpuStageMatvecWeights(GPULowering *l, const GPUMatvec *m, int64_t tile,
+                           int64_t rows);
+/// Sets output element `o` (a constant) of `m`'s result to `value`.
+void gpuSetMatvecOutput(GPULowering *l, GPUMatvec *m, int64_t o,
+                        MlirValue value);
+/// A matvec of plan->fragmentMatvecs on mma.sync fragments
+/// (GPUFragmentMatvec.c); the result is mapped by the caller unless it is
+/// a fragment value, which this maps.
+void gpuEmitFragmentMatvec(GPULowering *l, GPUMatvec *m);
+
 /// Thread-mapping hooks (CoopvecThreadMapping).
 bool gpuLowerStore(CoopvecPerThread *p, MlirOperation op);
 bool gpuLowerMatvec(CoopvecPerThread *p, MlirOperation op);

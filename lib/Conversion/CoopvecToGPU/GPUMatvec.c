@@ -44,6 +44,9 @@
 // a 16-byte offset or an odd width does not give, and reading them per
 // 16-column slice keeps the buffer small.
 //
+// mma-regions: the matvecs the plan puts on mma.sync fragments are
+// GPUFragmentMatvec.c's (cooperative regions).
+//
 // SIMT (GPUScheduleSIMT): every thread computes y_o = sum_k W(o, k) x_k
 // with FMAs from the bias or -0.0, unrolled over the elements held in SSA
 // form and looping over those in tiles.
@@ -59,26 +62,7 @@
 
 #include <stdlib.h>
 
-typedef struct Matvec {
-  const CoopvecMatrixView *view;
-  MlirOperation op;
-  MlirValue input, bias; // bias: null without one
-  int64_t numOutputs, numInputs;
-  /// W(o, k) is at view->base + o * outputStride + k * inputStride.
-  int64_t outputStride, inputStride;
-  GPUSchedule schedule;
-  /// Tensor cores: the padded input count, the element strides of the
-  /// staged input rows and weight rows, and the staging buffers.
-  int64_t paddedInputs, rowStride, weightStride;
-  MlirValue inputBuffer, weightBuffer;
-  /// mma-weights=whole: every weight row staged at once; weightStart is
-  /// the first element of the slice of the output tile being read back.
-  bool wholeWeights;
-  int64_t weightStart;
-  /// The result: its tile, or its SSA values.
-  MlirValue tile;
-  MlirValue *values;
-} Matvec;
+typedef GPUMatvec Matvec;
 
 static MlirValue indexConstant(GPULowering *l, int64_t value) {
   return coopvecPerThreadIndex(&l->p, value);
@@ -109,8 +93,8 @@ static MlirValue constantWeightIndex(GPULowering *l, const Matvec *m, int64_t o,
                               k * m->inputStride);
 }
 
-/// Sets output element `o` (a constant) to `value`.
-static void setOutput(GPULowering *l, Matvec *m, int64_t o, MlirValue value) {
+void gpuSetMatvecOutput(GPULowering *l, GPUMatvec *m, int64_t o,
+                        MlirValue value) {
   if (mlirValueIsNull(m->tile))
     m->values[o] = value;
   else
@@ -124,7 +108,7 @@ static void setOutput(GPULowering *l, Matvec *m, int64_t o, MlirValue value) {
 /// Every thread writes its input (rounded to the staging type) and the
 /// +0.0 padding to its row of the block's tile, in 16-byte vectors
 /// (GPUStagedRows.c: conflict-free with the rows' skew).
-static void stageInputRow(GPULowering *l, const Matvec *m) {
+void gpuStageMatvecInput(GPULowering *l, const GPUMatvec *m) {
   GPUStagedRow row = {m->input,
                       m->numInputs,
                       m->paddedInputs,
@@ -233,9 +217,9 @@ static void stageWeightChunks(GPULowering *l, const Matvec *m, int64_t tile,
 }
 
 /// The workgroup copies the rows x Kp weights R[j, k] = W(16 tile + j, k):
-/// a 16-row slice, or every row (mma-weights=whole).
-static void stageWeightRows(GPULowering *l, const Matvec *m, int64_t tile,
-                            int64_t rows) {
+/// a 16-row slice, or every row (mma-weights=whole, fragment matvecs).
+void gpuStageMatvecWeights(GPULowering *l, const GPUMatvec *m, int64_t tile,
+                           int64_t rows) {
   MlirType chunk = gpuStagingChunkType(m->view->element);
   if (copiesWeightChunks(m, chunk))
     stageWeightChunks(l, m, tile, rows, chunk);
@@ -328,7 +312,7 @@ static void readOutputTile(GPULowering *l, Matvec *m, int64_t tile) {
       value = coopvecBuildBinaryOp(
           b, "arith.addf", value,
           coopvecOperandElement(&l->p, m->bias, first + j));
-    setOutput(l, m, first + j, value);
+    gpuSetMatvecOutput(l, m, first + j, value);
   }
 }
 
@@ -354,7 +338,7 @@ static void emitSlicedWeights(GPULowering *l, Matvec *m, int64_t tiles) {
   for (int64_t tile = 0; tile < tiles; ++tile) {
     // Earlier readers of the weight slice and of Y are done.
     coopvecBuildBarrier(&l->p.body);
-    stageWeightRows(l, m, tile, GPU_MMA_TILE);
+    gpuStageMatvecWeights(l, m, tile, GPU_MMA_TILE);
     coopvecBuildBarrier(&l->p.body);
     for (int64_t first = 0; first < l->config->tileThreads;
          first += GPU_MMA_TILE)
@@ -429,7 +413,7 @@ static void emitWholeWeights(GPULowering *l, Matvec *m, int64_t tiles) {
   MlirValue acc[GPU_WHOLE_WEIGHTS_MAX_TILES] = {{NULL}}; // emulated: unused
   // Earlier readers of the weights and of Y are done.
   coopvecBuildBarrier(&l->p.body);
-  stageWeightRows(l, m, 0, tiles * GPU_MMA_TILE);
+  gpuStageMatvecWeights(l, m, 0, tiles * GPU_MMA_TILE);
   coopvecBuildBarrier(&l->p.body);
   if (!l->config->emulateMMA)
     multiplyWhole(l, m, rowTiles, tiles, acc);
@@ -444,7 +428,8 @@ static void emitWholeWeights(GPULowering *l, Matvec *m, int64_t tiles) {
   m->weightStart = 0;
 }
 
-static void emitTensorCoreMatvec(GPULowering *l, Matvec *m) {
+/// The staging buffers and strides of a tensor-core matvec.
+static void setUpTensorCores(GPULowering *l, Matvec *m) {
   bool f16 = m->schedule == GPUScheduleMMAF16;
   m->inputBuffer = f16 ? l->inputF16 : l->inputF32;
   m->weightBuffer = f16 ? l->weightF16 : l->weightF32;
@@ -452,7 +437,15 @@ static void emitTensorCoreMatvec(GPULowering *l, Matvec *m) {
   m->rowStride = gpuStagedRowStride(m->schedule, m->paddedInputs);
   m->weightStride =
       gpuWeightRowStride(&l->plan->staging, m->schedule, m->paddedInputs);
-  stageInputRow(l, m);
+}
+
+static void emitTensorCoreMatvec(GPULowering *l, Matvec *m) {
+  setUpTensorCores(l, m);
+  if (coopvecPointerMapFind(&l->plan->fragmentMatvecs, m->op.ptr) >= 0) {
+    gpuEmitFragmentMatvec(l, m);
+    return;
+  }
+  gpuStageMatvecInput(l, m);
   int64_t tiles = gpuRoundUp(m->numOutputs, GPU_MMA_TILE) / GPU_MMA_TILE;
   if (m->wholeWeights)
     emitWholeWeights(l, m, tiles);
@@ -554,6 +547,23 @@ static Matvec matvecOf(GPULowering *l, MlirOperation op,
   return m;
 }
 
+/// Where the result of `m` goes: its tile, or SSA values.
+static void allocateResult(CoopvecPerThread *p, Matvec *m) {
+  if (coopvecWantsTile(p, m->numOutputs))
+    m->tile = coopvecTileFor(p, m->op, m->numOutputs, 0x4);
+  else
+    m->values = coopvecAllocValues(m->numOutputs);
+  if (mlirValueIsNull(m->tile) && !m->values)
+    abort(); // coopvecTileFor made no tile
+}
+
+static void mapResult(CoopvecPerThread *p, const Matvec *m, MlirValue result) {
+  if (mlirValueIsNull(m->tile))
+    coopvecMapElements(p, result, m->numOutputs, m->values);
+  else
+    coopvecMapTile(p, result, m->numOutputs, m->tile);
+}
+
 bool gpuLowerMatvec(CoopvecPerThread *p, MlirOperation op) {
   GPULowering *l = gpuOf(p);
   const CoopvecMatrixView *view =
@@ -562,20 +572,18 @@ bool gpuLowerMatvec(CoopvecPerThread *p, MlirOperation op) {
     return false;
   Matvec m = matvecOf(l, op, view);
   MlirValue result = mlirOperationGetResult(op, 0);
-  if (coopvecWantsTile(p, m.numOutputs))
-    m.tile = coopvecTileFor(p, op, m.numOutputs, 0x4);
-  else
-    m.values = coopvecAllocValues(m.numOutputs);
-  if (mlirValueIsNull(m.tile) && !m.values)
-    abort(); // coopvecTileFor made no tile
+  if (coopvecPointerMapFind(&l->plan->fragmentValues, result.ptr) >= 0) {
+    // A region's value: the fragment matvec maps it.
+    setUpTensorCores(l, &m);
+    gpuEmitFragmentMatvec(l, &m);
+    return true;
+  }
+  allocateResult(p, &m);
   if (m.schedule == GPUScheduleSIMT)
     emitSIMTMatvec(l, &m);
   else
     emitTensorCoreMatvec(l, &m);
-  if (mlirValueIsNull(m.tile))
-    coopvecMapElements(p, result, m.numOutputs, m.values);
-  else
-    coopvecMapTile(p, result, m.numOutputs, m.tile);
+  mapResult(p, &m, result);
   free(m.values);
   return true;
 }

@@ -137,6 +137,19 @@ static int64_t wholeWeightRows(MlirOperation op, const GPUConfig *config) {
              : 0;
 }
 
+/// mma-regions: whether `op` (on f16 tensor cores) may run on mma.sync
+/// fragments: a warp's 32 rows as two m16 tiles (an NVIDIA warp, or the
+/// emulated tile group of 32), at most GPU_FRAGMENT_MAX_OUTPUTS outputs,
+/// and a bias every thread agrees on (the accumulators start from it, each
+/// lane with the bias of its columns).
+static bool takesFragments(MlirOperation op, const GPUConfig *config,
+                           const CoopvecUniformity *uniformity) {
+  return config->tileThreads == 32 &&
+         matvecOutputs(op) <= GPU_FRAGMENT_MAX_OUTPUTS &&
+         (mlirOperationGetNumOperands(op) < 3 ||
+          gpuIsUniformVec(uniformity, mlirOperationGetOperand(op, 2)));
+}
+
 /// How a planning pass goes: whether it reports what cannot be honored,
 /// and how many matvecs the workgroup memory kept off tensor cores.
 typedef struct Planning {
@@ -148,6 +161,8 @@ typedef struct Planning {
   /// Which values vary between threads: a reduce_sum_accumulate at a
   /// varying offset is a scatter-add (ReduceMode.h), not a training sum.
   const CoopvecUniformity *uniformity;
+  /// mma-regions: matvecs may run on fragments in this pass.
+  bool fragments;
 } Planning;
 
 static void reportBudget(MlirOperation op, const Planning *planning,
@@ -162,6 +177,24 @@ static void reportBudget(MlirOperation op, const Planning *planning,
                      (long long)planning->config->workgroupMemory);
 }
 
+/// mma-regions: `op` on fragments, its weight rows staged whole, where
+/// they fit beside the other staging; false (nothing planned) otherwise.
+static bool planFragmentMatvec(MlirOperation op, Planning *planning) {
+  GPUPlan *plan = planning->plan;
+  if (!planning->fragments ||
+      !takesFragments(op, planning->config, planning->uniformity))
+    return false;
+  GPUStaging grown =
+      withMatvec(plan->staging, planning->config, GPUScheduleMMAF16,
+                 matvecInputs(op), gpuRoundUp(matvecOutputs(op), GPU_MMA_TILE));
+  if (gpuStagingBytes(&grown) > planning->config->workgroupMemory)
+    return false;
+  plan->staging = grown;
+  coopvecPointerMapInsert(&plan->fragmentMatvecs, op.ptr, 1);
+  coopvecPointerMapInsert(&plan->schedules, op.ptr, GPUScheduleMMAF16);
+  return true;
+}
+
 /// Chooses `op`'s schedule; false where matvec=mma cannot be honored
 /// (reported when `planning->report`).
 static bool planMatvec(MlirOperation op, Planning *planning) {
@@ -171,6 +204,8 @@ static bool planMatvec(MlirOperation op, Planning *planning) {
   if (config->matvec != GPUMatvecSIMT) {
     const char *why = NULL;
     GPUSchedule mma = tensorCoreSchedule(op, config, &why);
+    if (mma == GPUScheduleMMAF16 && planFragmentMatvec(op, planning))
+      return true;
     GPUStaging grown = plan->staging;
     int64_t wholeRows = mma ? wholeWeightRows(op, config) : 0;
     if (wholeRows) {
@@ -288,6 +323,7 @@ static Planning planWith(MlirOperation func, const Planning *how, Skews skews,
   Planning planning = *how;
   planning.report = report;
   mlirOperationWalk(func, planOp, &planning, MlirWalkPreOrder);
+  gpuPlanRegions(func, how->uniformity, plan);
   mlirOperationWalk(func, planTrainingWalk, &planning, MlirWalkPreOrder);
   return planning;
 }
@@ -310,17 +346,25 @@ bool gpuPlanFunction(MlirOperation func, const GPUConfig *config,
                   .ok = true,
                   .uniformity = &uniformity};
   Skews best = SkewAll;
+  bool bestFragments = false;
   int64_t fewest = -1;
-  for (Skews skews = SkewAll; skews <= SkewInputs && fewest != 0; ++skews) {
-    Planning planning = planWith(func, &how, skews, false);
-    if (planning.ok && (fewest < 0 || planning.offTensorCores < fewest)) {
-      best = skews;
-      fewest = planning.offTensorCores;
+  // mma-regions: fragments first, but not where their whole weight rows
+  // would keep more matvecs off tensor cores than the staging without.
+  for (int fragments = config->mmaRegions; fragments >= 0; --fragments) {
+    how.fragments = fragments;
+    for (Skews skews = SkewAll; skews <= SkewInputs && fewest != 0; ++skews) {
+      Planning planning = planWith(func, &how, skews, false);
+      if (planning.ok && (fewest < 0 || planning.offTensorCores < fewest)) {
+        best = skews;
+        bestFragments = fragments;
+        fewest = planning.offTensorCores;
+      }
     }
   }
   // Where nothing fits (matvec=mma), the error gives the least it needs.
   if (fewest < 0)
     best = SkewInputs;
+  how.fragments = bestFragments;
   bool ok = planWith(func, &how, best, true).ok;
   coopvecUniformityFree(&uniformity);
   return ok;
@@ -330,4 +374,6 @@ void gpuPlanFree(GPUPlan *plan) {
   coopvecPointerMapFree(&plan->schedules);
   coopvecPointerMapFree(&plan->wholeWeights);
   coopvecPointerMapFree(&plan->blockRows);
+  coopvecPointerMapFree(&plan->fragmentMatvecs);
+  coopvecPointerMapFree(&plan->fragmentValues);
 }

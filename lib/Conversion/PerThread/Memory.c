@@ -323,8 +323,7 @@ bool coopvecTransferIsVarying(const CoopvecPerThread *p, MlirOperation op) {
                                mlirOperationGetOperand(op, offsetOperand(op)));
 }
 
-/// Whether the transfer `op` is checked at run time.
-static bool isCheckedAtRunTime(const CoopvecPerThread *p, MlirOperation op) {
+bool coopvecIsCheckedAtRunTime(const CoopvecPerThread *p, MlirOperation op) {
   return p->boundsChecks && coopvecPointerMapFind(&p->prechecked, op.ptr) < 0;
 }
 
@@ -351,7 +350,7 @@ static Transfer transferOf(CoopvecPerThread *p, MlirOperation op,
   t.element = mlirShapedTypeGetElementType(mlirValueGetType(t.buffer));
   if (maskOperand >= 0)
     t.mask = coopvecScalarOperand(p, mlirOperationGetOperand(op, maskOperand));
-  t.checked = t.varying ? p->boundsChecks : isCheckedAtRunTime(p, op);
+  t.checked = t.varying ? p->boundsChecks : coopvecIsCheckedAtRunTime(p, op);
   if (t.checked)
     t.size = argumentSize(p, t.buffer);
   return t;
@@ -533,7 +532,7 @@ static MlirValue elementsLeft(CoopvecPerThread *p, const Transfer *t) {
 bool coopvecLowerUniformTransfer(CoopvecPerThread *p, MlirOperation op,
                                  bool (*lower)(CoopvecPerThread *,
                                                MlirOperation)) {
-  if (!isCheckedAtRunTime(p, op))
+  if (!coopvecIsCheckedAtRunTime(p, op))
     return lower(p, op);
   bool load =
       coopvecOpIs(op, CoopvecOpLoad) || coopvecOpIs(op, CoopvecOpMaskedLoad);

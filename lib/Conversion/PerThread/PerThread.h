@@ -360,6 +360,9 @@ bool coopvecLowerMemrefOp(CoopvecPerThread *p, MlirOperation op);
 /// coopvec.load / masked_load / store / masked_store / reduce_sum_accumulate
 /// at a varying offset (Memory.c).
 bool coopvecLowerVaryingTransfer(CoopvecPerThread *p, MlirOperation op);
+/// Whether the coopvec transfer `op` at a uniform offset is checked at run
+/// time (the engine could not check it before the run).
+bool coopvecIsCheckedAtRunTime(const CoopvecPerThread *p, MlirOperation op);
 /// Whether a coopvec transfer's offset is varying.
 bool coopvecTransferIsVarying(const CoopvecPerThread *p, MlirOperation op);
 /// Lowers a coopvec transfer at a uniform offset with `lower` (the load

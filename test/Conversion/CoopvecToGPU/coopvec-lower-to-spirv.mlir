@@ -28,6 +28,8 @@
 // RUN: not coopvec-opt %s --coopvec-lower-to-spirv="rounding-mode-rte=yes" 2>&1 | FileCheck %s --check-prefix=BOOL-RTE
 // RUN: not coopvec-opt %s --coopvec-lower-to-spirv="emulate-mma=1" 2>&1 | FileCheck %s --check-prefix=BOOL-EMULATE
 // RUN: not coopvec-opt %s --coopvec-lower-to-spirv="training=warp" 2>&1 | FileCheck %s --check-prefix=TRAINING
+// RUN: not coopvec-opt %s --coopvec-lower-to-spirv="mma-regions=true" 2>&1 | FileCheck %s --check-prefix=REGIONS
+// RUN: not coopvec-opt %s --coopvec-lower-to-spirv="mma-regions=yes emulate-mma=true" 2>&1 | FileCheck %s --check-prefix=BOOL-REGIONS
 // emulate-mma: the tensor-core schedule's staging in workgroup memory, its
 // tile products as FMAs, in portable mode and in cooperative-matrix mode
 // (whose subgroup size then need not be a multiple of 16): no cooperative
@@ -139,7 +141,7 @@
 
 // AUTO: error: in pipeline 'coopvec-lower-to-spirv': mode=auto chooses between portable and cooperative-matrix from what the device has, and no device was described: give device-cooperative-matrix=true|false (whether the device multiplies the cooperative-matrix-shapes; the execution engine passes what the device reports) or mode=portable|cooperative-matrix
 // MODE: error: in pipeline 'coopvec-lower-to-spirv': mode=fast is not valid: expected portable, cooperative-matrix or auto
-// OPTION: error: in pipeline 'coopvec-lower-to-spirv': unknown option 'lanes' (options: mode, device-cooperative-matrix, subgroup-size, block-size, workgroup-memory, atomic-float, cooperative-matrix-shapes, signed-zero-inf-nan-preserve, denorm-preserve, rounding-mode-rte, opaque-f16-extension, bounds-checks, reduce-mode, emulate-mma, mma-weights, training, binary)
+// OPTION: error: in pipeline 'coopvec-lower-to-spirv': unknown option 'lanes' (options: mode, device-cooperative-matrix, subgroup-size, block-size, workgroup-memory, atomic-float, cooperative-matrix-shapes, signed-zero-inf-nan-preserve, denorm-preserve, rounding-mode-rte, opaque-f16-extension, bounds-checks, reduce-mode, emulate-mma, mma-weights, training, mma-regions, binary)
 // SUBGROUP: error: in pipeline 'coopvec-lower-to-spirv': subgroup-size=24 is not valid: expected a power of two from 1 to 128
 // BLOCK: error: in pipeline 'coopvec-lower-to-spirv': block-size=48 must be a multiple of the subgroup size (32)
 // COOP-SUBGROUP: error: in pipeline 'coopvec-lower-to-spirv': mode=cooperative-matrix stages the vectors of a subgroup as rows of 16 x 16 tiles: subgroup-size=8 must be a multiple of 16
@@ -147,6 +149,8 @@
 // BOOL-RTE: error: in pipeline 'coopvec-lower-to-spirv': rounding-mode-rte=yes is not valid: expected true or false
 // BOOL-EMULATE: error: in pipeline 'coopvec-lower-to-spirv': emulate-mma=1 is not valid: expected true or false
 // TRAINING: error: in pipeline 'coopvec-lower-to-spirv': training=warp is not valid: expected block or subgroup
+// REGIONS: error: in pipeline 'coopvec-lower-to-spirv': mma-regions=true needs emulate-mma=true on SPIR-V: the regions keep values in the mma.sync fragment layout, which cooperative matrices (opaque) do not expose (docs/execution-model.md, "Cooperative regions")
+// BOOL-REGIONS: error: in pipeline 'coopvec-lower-to-spirv': mma-regions=yes is not valid: expected true or false
 // SHAPE: error: 'gpu.subgroup_mma_compute' op multiplies 16x16x16 (MxNxK) cooperative matrices, which are not among the target's cooperative-matrix-shapes=16x8x16
 // NOSPIRV: coopvec-opt: error: the module has no SPIR-V: neither a gpu.binary with a SPIR-V object nor a gpu.module holding a spirv.module (0 gpu.module ops; run coopvec-lower-to-spirv first)
 // SPLIT: coopvec-opt: error: --emit=llvm/asm/obj/ptx/cubin/spirv produces one module and cannot be combined with --split-input-file

@@ -19,11 +19,12 @@
 // HELP-DAG: --coopvec-check-nvvm-target
 // HELP-DAG: --coopvec-lower-to-cpu
 // The pipelines name their options.
-// HELP-DAG: Options: chip, features, binary, and those of convert-coopvec-to-gpu (matvec, allow-tf32, block-size, workgroup-memory, register-elements, bounds-checks, reduce-mode, emulate-mma, mma-weights, training)
-// HELP-DAG: Options: mode, device-cooperative-matrix, subgroup-size, block-size, workgroup-memory, atomic-float, cooperative-matrix-shapes, signed-zero-inf-nan-preserve, denorm-preserve, rounding-mode-rte, opaque-f16-extension, bounds-checks, reduce-mode, emulate-mma, mma-weights, training, binary
+// HELP-DAG: Options: chip, features, binary, and those of convert-coopvec-to-gpu (matvec, allow-tf32, block-size, workgroup-memory, register-elements, bounds-checks, reduce-mode, emulate-mma, mma-weights, training, mma-regions)
+// HELP-DAG: Options: mode, device-cooperative-matrix, subgroup-size, block-size, workgroup-memory, atomic-float, cooperative-matrix-shapes, signed-zero-inf-nan-preserve, denorm-preserve, rounding-mode-rte, opaque-f16-extension, bounds-checks, reduce-mode, emulate-mma, mma-weights, training, mma-regions, binary
 // HELP-DAG: emulate-mma=<bool> (default: false)
 // HELP-DAG: mma-weights=<string> (default: slices)
 // HELP-DAG: training=<string> (default: block)
+// HELP-DAG: mma-regions=<bool> (default: false)
 // HELP-DAG: reduce-mode=<string> (default: auto)
 // HELP-DAG: register-elements=<int> (default: 0)
 // HELP-DAG: --coopvec-inline

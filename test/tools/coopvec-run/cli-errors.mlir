@@ -59,6 +59,14 @@
 // RUN:   | FileCheck %s --check-prefix=WEIGHTS-VALUE
 // WEIGHTS-VALUE: coopvec-run: error: invalid value in '--mma-weights=rows'
 
+// --mma-regions likewise.
+// RUN: not coopvec-run %s --entry=scale --random --mma-regions 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REGIONS-CPU
+// REGIONS-CPU: coopvec-run: error: --mma-regions is an option of the cuda and vulkan targets, not of 'cpu'
+// RUN: not coopvec-run %s --entry=scale --random --mma-regions --target=vulkan --pipeline='builtin.module(coopvec-lower-to-spirv)' 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=REGIONS-PIPELINE
+// REGIONS-PIPELINE: coopvec-run: error: --mma-regions is an option of the default pipeline; with --pipeline, give it in the pipeline (coopvec-lower-to-<target>{mma-regions=...})
+
 // --training likewise, and takes block or subgroup only.
 // RUN: not coopvec-run %s --entry=scale --random --training=subgroup 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=TRAINING-CPU
