@@ -15,9 +15,12 @@ for 0 spill stores and 0 spill loads in every forward kernel on every chip.
 --autodiff F[,F...] first adds the gradient @F_grad of each named function
 (`coopvec-autodiff{func=F input-gradients=false}`, as bench/mlp-gpu's
 training step makes it), so the report has the training kernels too
-(`F_grad_kernel`, not counted by the goal line). The smem column is static
-shared memory: a kernel past 48 KiB (workgroup-memory above 49152) holds
-its buffers in dynamic shared memory, which ptxas does not see.
+(`F_grad_kernel`, not counted by the goal line). The smem column is the
+shared memory a block takes: ptxas's static bytes plus, for a kernel past
+48 KiB (workgroup-memory above 49152, whose buffers coopvec-prepare-nvvm
+places in dynamic shared memory, which ptxas does not see), the kernel's
+`coopvec.dynamic_workgroup_memory`, read from the same lowering stopped
+before gpu-module-to-binary (the `dynamic` column).
 
 Occupancy rules (CUDA's occupancy calculator, cuda_occupancy.h), the same
 for sm_80 and sm_90 except the shared memory per SM:
@@ -28,8 +31,9 @@ for sm_80 and sm_90 except the shared memory per SM:
     ceil(T / 32) warps;
   - blocks: at most 32 per SM;
   - shared memory: 164 KiB per SM (sm_80) / 228 KiB (sm_90); a block takes
-    its static shared memory rounded up to 128 bytes plus 1 KiB the system
-    reserves per block; static shared memory is limited to 48 KiB a block.
+    its shared memory rounded up to 128 bytes plus 1 KiB the system
+    reserves per block; static shared memory is limited to 48 KiB a block,
+    static and dynamic together to 163 KiB (sm_80) / 227 KiB (sm_90).
 Active blocks = the least of the four limits; occupancy = active warps / 64.
 The limiter is the limit (or limits, when tied) that gave that least value.
 
@@ -58,11 +62,13 @@ SMEM_PER_SM = {"sm_80": 164 * 1024, "sm_90": 228 * 1024}
 SMEM_ALLOC_UNIT = 128
 SMEM_RESERVED = 1024
 SMEM_STATIC_LIMIT = 48 * 1024
+SMEM_BLOCK_LIMIT = {"sm_80": 163 * 1024, "sm_90": 227 * 1024}
 
 RULES = ("occupancy rules: 65536 registers/SM (4 x 16384), per-warp "
          "registers rounded up to 256; max 64 warps and 32 blocks per SM; "
          "shared memory/SM 164 KiB (sm_80), 228 KiB (sm_90), +1 KiB reserved "
-         "per block, 48 KiB static per block; occupancy = active warps / 64")
+         "per block, 48 KiB static per block (163 / 227 KiB with dynamic); "
+         "occupancy = active warps / 64")
 
 
 def parse_args(argv):
@@ -165,16 +171,17 @@ def round_up(x, unit):
     return (x + unit - 1) // unit * unit
 
 
-def occupancy(chip, threads, registers, smem):
+def occupancy(chip, threads, registers, smem, dynamic):
     """(active blocks, occupancy %, limiter) by the rules of the docstring."""
     warps = (threads + 31) // 32
+    fits = smem - dynamic <= SMEM_STATIC_LIMIT and smem <= SMEM_BLOCK_LIMIT[chip]
     per_warp = round_up(max(registers, 1) * 32, REG_ALLOC_UNIT)
     smem_block = round_up(smem, SMEM_ALLOC_UNIT) + SMEM_RESERVED
     limits = {
         "registers": (REGS_PER_SM // SUB_PARTITIONS // per_warp) * SUB_PARTITIONS // warps,
         "warps": MAX_WARPS // warps,
         "blocks": MAX_BLOCKS,
-        "shared memory": SMEM_PER_SM[chip] // smem_block if smem <= SMEM_STATIC_LIMIT else 0,
+        "shared memory": SMEM_PER_SM[chip] // smem_block if fits else 0,
     }
     if per_warp * warps > REGS_PER_SM:
         limits["registers"] = 0
@@ -198,16 +205,34 @@ def differentiate(opt, input_path, functions, out):
         sys.exit(1)
 
 
+def dynamic_shared_memory(opt, input_path, chip, options):
+    """Per kernel, the dynamic shared memory coopvec-prepare-nvvm placed."""
+    pipeline = " ".join(x for x in ("chip=" + chip, options.strip(), "binary=false") if x)
+    cmd = [opt, input_path, "--coopvec-lower-to-nvvm=" + pipeline]
+    r = run(cmd)
+    if r.returncode != 0:
+        sys.stderr.write("error: lowering for %s failed: %s\n%s" % (chip, " ".join(shlex.quote(c) for c in cmd), r.stderr))
+        sys.exit(1)
+    sizes = {}
+    for line in r.stdout.splitlines():
+        m = re.search(r"llvm\.func @([\w$.]+)\(.*coopvec\.dynamic_workgroup_memory = (\d+)", line)
+        if m:
+            sizes[m.group(1)] = int(m.group(2))
+    return sizes
+
+
 def report_chip(opt, ptxas, args, chip, tmp, input_path):
     ptx_path = os.path.join(tmp, chip + ".ptx")
     lower(opt, input_path, chip, args.pipeline_options, ptx_path)
     with open(ptx_path) as f:
         sizes = block_sizes(f.read())
+    dynamic = dynamic_shared_memory(opt, input_path, chip, args.pipeline_options)
     rows = []
     for name, k in sorted(parse_ptxas(assemble(ptxas, chip, ptx_path)).items(), key=natural):
-        k.update(kernel=name, chip=chip, block=sizes.get(name))
+        k.update(kernel=name, chip=chip, block=sizes.get(name), dynamic=dynamic.get(name, 0))
+        k["smem"] = k.get("smem", 0) + k["dynamic"]
         if k["block"] and k.get("registers") is not None:
-            k["blocks"], k["occupancy"], k["limiter"] = occupancy(chip, k["block"], k["registers"], k["smem"])
+            k["blocks"], k["occupancy"], k["limiter"] = occupancy(chip, k["block"], k["registers"], k["smem"], k["dynamic"])
         rows.append(k)
     return rows
 
@@ -223,13 +248,14 @@ def print_report(rows, args):
         print("gradients added: %s" % args.autodiff)
     print(RULES)
     print("")
-    print("| kernel | chip | block | registers | spill stores / loads (bytes) | stack (bytes) | smem (bytes) | occupancy % | limiter |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
+    print("| kernel | chip | block | registers | spill stores / loads (bytes) | stack (bytes) | smem (bytes) | dynamic (bytes) | occupancy % | limiter |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for k in rows:
-        print("| %s | %s | %s | %s | %s / %s | %s | %s | %s | %s |" % (
+        print("| %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s |" % (
             k["kernel"], k["chip"], fmt(k["block"]), fmt(k.get("registers")),
             fmt(k.get("spill_stores")), fmt(k.get("spill_loads")), fmt(k.get("stack")),
-            fmt(k.get("smem")), fmt(k.get("occupancy"), "%.2f"), k.get("limiter", "n/a")))
+            fmt(k.get("smem")), fmt(k.get("dynamic")), fmt(k.get("occupancy"), "%.2f"),
+            k.get("limiter", "n/a")))
     print("")
     for k in rows:
         print("summary: kernel=%s chip=%s block=%s registers=%s spill_bytes=%s smem=%s occupancy_pct=%s limiter=%s" % (
