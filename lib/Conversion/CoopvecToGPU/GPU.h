@@ -278,6 +278,11 @@ void gpuStageMatvecWeights(GPULowering *l, const GPUMatvec *m, int64_t tile,
 /// Sets output element `o` (a constant) of `m`'s result to `value`.
 void gpuSetMatvecOutput(GPULowering *l, GPUMatvec *m, int64_t o,
                         MlirValue value);
+/// sum + (w x where that product is a zero, else +0.0), at `b`, w widened
+/// to f32: summed from -0.0 over k, -0.0 exactly when every product is
+/// -0.0, the sign of a zero matvec result (GPUMatvec.c, fixZeroSigns).
+MlirValue gpuAddZeroProduct(GPULowering *l, CoopvecBuilder *b, MlirValue w,
+                            MlirValue x, MlirValue sum);
 /// A matvec of plan->fragmentMatvecs on mma.sync fragments
 /// (GPUFragmentMatvec.c); the result is mapped by the caller unless it is
 /// a fragment value, which this maps.
@@ -306,9 +311,10 @@ extern const CoopvecMemoryHooks gpuMemoryHooks;
 MlirValue gpuAllocTile(CoopvecPerThread *p, int64_t rows);
 MlirValue gpuLoadRow(CoopvecPerThread *p, CoopvecBuilder *b, MlirValue tile,
                      MlirValue row);
-/// vector.load / vector.store of a 16-byte `vectorType` at element `index`
-/// of a workgroup buffer, declared 16-byte aligned (the index must be a
-/// multiple of the vector's length) so that NVVM moves it in one access;
+/// vector.load / vector.store of a 1-D `vectorType` of f16 or f32 (a
+/// 16-byte staging chunk, a fragment's pair) at element `index` of a
+/// buffer, declared aligned to its size (the index must be a multiple of
+/// the vector's length) so that NVVM moves it in one access;
 /// coopvec-prepare-spirv splits it into elements.
 MlirValue gpuBuildAlignedVectorLoad(CoopvecBuilder *b, MlirType vectorType,
                                     MlirValue buffer, MlirValue index);

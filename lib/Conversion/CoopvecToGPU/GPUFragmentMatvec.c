@@ -105,30 +105,6 @@ static MlirType vectorOf(MlirType element, int64_t rows, int64_t cols) {
               : mlirVectorTypeGet(1, &shape[1], element);
 }
 
-/// vector.load / vector.store of a pair, aligned to its size (one 32-bit
-/// or 64-bit access on NVVM).
-static MlirNamedAttribute pairAlignment(MlirType pair) {
-  MlirType element = mlirShapedTypeGetElementType(pair);
-  int64_t bytes = mlirTypeIsAF16(element) ? 4 : 8;
-  MlirContext ctx = mlirTypeGetContext(pair);
-  return coopvecNamedAttr(
-      ctx, "alignment", mlirIntegerAttrGet(mlirIntegerTypeGet(ctx, 64), bytes));
-}
-
-static MlirValue loadPair(CoopvecBuilder *b, MlirType pair, MlirValue buffer,
-                          MlirValue at) {
-  MlirValue operands[] = {buffer, at};
-  MlirNamedAttribute alignment = pairAlignment(pair);
-  return coopvecBuild1(b, "vector.load", 2, operands, pair, 1, &alignment);
-}
-
-static void storePair(CoopvecBuilder *b, MlirValue pair, MlirValue buffer,
-                      MlirValue at) {
-  MlirValue operands[] = {pair, buffer, at};
-  MlirNamedAttribute alignment = pairAlignment(mlirValueGetType(pair));
-  coopvecBuild0(b, "vector.store", 3, operands, 1, &alignment);
-}
-
 static MlirValue fromElements(CoopvecBuilder *b, MlirType type, intptr_t count,
                               const MlirValue *elements) {
   return coopvecBuild1(b, "vector.from_elements", count, elements, type, 0,
@@ -257,8 +233,9 @@ static void storeFragmentInput(Fragments *f) {
                     &l->p, f->m->input,
                     valueIndex(inputTiles, r, 2 * k + half, h, i)),
                 f16);
-          storePair(b, fromElements(b, pair, 2, halves), f->m->inputBuffer,
-                    inputAt(f, b, r, k, h, half));
+          gpuBuildAlignedVectorStore(b, fromElements(b, pair, 2, halves),
+                                     f->m->inputBuffer,
+                                     inputAt(f, b, r, k, h, half));
         }
 }
 
@@ -285,7 +262,8 @@ static MlirValue aFragment(const Fragments *f, int64_t r, int64_t k) {
   MlirValue regs[4];
   for (int64_t half = 0; half < 2; ++half)
     for (int64_t h = 0; h < 2; ++h)
-      regs[2 * half + h] = loadPair(b, vectorOf(f16, 0, 2), f->m->inputBuffer,
+      regs[2 * half + h] =
+          gpuBuildAlignedVectorLoad(b, vectorOf(f16, 0, 2), f->m->inputBuffer,
                                     inputAt(f, b, r, k, h, half));
   return joinPairs(b, vectorOf(f16, 4, 2), 4, regs);
 }
@@ -303,8 +281,9 @@ static MlirValue bFragment(const Fragments *f, int64_t k, int64_t j) {
                gpuAddIndex(l, b, gpuMulIndex(l, b, f->t, 2), K_TILE * k));
   MlirValue regs[2];
   for (int64_t half = 0; half < 2; ++half)
-    regs[half] = loadPair(b, vectorOf(f16, 0, 2), f->m->weightBuffer,
-                          gpuAddIndex(l, b, at, N_TILE * half));
+    regs[half] =
+        gpuBuildAlignedVectorLoad(b, vectorOf(f16, 0, 2), f->m->weightBuffer,
+                                  gpuAddIndex(l, b, at, N_TILE * half));
   return joinPairs(b, vectorOf(f16, 2, 2), 2, regs);
 }
 
@@ -312,7 +291,7 @@ static MlirValue mmaSync(CoopvecBuilder *b, MlirValue a, MlirValue bFrag,
                          MlirValue c) {
   MlirContext ctx = b->context;
   MlirType i64 = mlirIntegerTypeGet(ctx, 64);
-  MlirAttribute shape[] = {mlirIntegerAttrGet(i64, K_TILE),
+  MlirAttribute shape[] = {mlirIntegerAttrGet(i64, GPU_MMA_TILE), // m
                            mlirIntegerAttrGet(i64, N_TILE),
                            mlirIntegerAttrGet(i64, K_TILE)};
   MlirNamedAttribute attr =
@@ -357,23 +336,11 @@ static void multiplyOnTensorCores(Fragments *f, int64_t r) {
 }
 
 /// Where the loops over k read: X at the rows (r, h) and R at the columns
-/// (j, i), for k = 0.
+/// (j, i), for k = 0, of row tile r and column tile j (index values).
 typedef struct Operands {
   MlirValue x[2], w[2];
 } Operands;
 
-static Operands operandsOf(const Fragments *f, CoopvecBuilder *b, int64_t r,
-                           int64_t j) {
-  GPULowering *l = f->l;
-  Operands o;
-  for (int64_t h = 0; h < 2; ++h)
-    o.x[h] = gpuMulIndex(l, b, f->rows[r][h], f->m->rowStride);
-  for (int64_t i = 0; i < 2; ++i)
-    o.w[i] = gpuMulIndex(l, b, columnOf(f, b, j, i), f->m->weightStride);
-  return o;
-}
-
-/// The same for index values r and j.
 static Operands operandsAt(const Fragments *f, CoopvecBuilder *b, MlirValue r,
                            MlirValue j) {
   GPULowering *l = f->l;
@@ -405,7 +372,8 @@ static void productsAt(const Fragments *f, CoopvecBuilder *b, const Operands *o,
 static void multiplyEmulated(Fragments *f, int64_t r) {
   GPULowering *l = f->l;
   for (int64_t j = 0; j < f->nTiles; ++j) {
-    Operands o = operandsOf(f, &l->p.body, r, j);
+    Operands o =
+        operandsAt(f, &l->p.body, indexConstant(l, r), indexConstant(l, j));
     MlirValue bias[] = {laneBias(f, &l->p.body, j, 0),
                         laneBias(f, &l->p.body, j, 1)};
     MlirValue sums[4] = {bias[0], bias[1], bias[0], bias[1]};
@@ -435,7 +403,6 @@ static void multiplyEmulated(Fragments *f, int64_t r) {
 static void sumZeroProducts(const Fragments *f, CoopvecBuilder *b,
                             const Operands *o, MlirValue any, MlirValue *sums) {
   GPULowering *l = f->l;
-  MlirValue zero = coopvecPerThreadConstant(&l->p, 0.0);
   for (int64_t v = 0; v < 4; ++v)
     sums[v] = coopvecPerThreadConstant(&l->p, -0.0);
   MlirValue trips = coopvecBuildSelect(
@@ -446,14 +413,9 @@ static void sumZeroProducts(const Fragments *f, CoopvecBuilder *b,
   MlirValue w[2], x[2];
   productsAt(f, in, o, loop.inductionVar, w, x);
   for (int64_t h = 0; h < 2; ++h)
-    for (int64_t i = 0; i < 2; ++i) {
-      MlirValue product = coopvecBuildBinaryOp(
-          in, "arith.mulf", coopvecWidenToF32(in, w[i]), x[h]);
-      MlirValue isZero = coopvecBuildCmpF(in, COOPVEC_CMPF_OEQ, product, zero);
-      sums[2 * h + i] = coopvecBuildBinaryOp(
-          in, "arith.addf", coopvecLoopIterArg(&loop, 2 * h + i),
-          coopvecBuildSelect(in, isZero, product, zero));
-    }
+    for (int64_t i = 0; i < 2; ++i)
+      sums[2 * h + i] = gpuAddZeroProduct(l, in, w[i], x[h],
+                                          coopvecLoopIterArg(&loop, 2 * h + i));
   coopvecFinishFor(&loop, 4, sums);
   for (int64_t v = 0; v < 4; ++v)
     sums[v] = mlirOperationGetResult(loop.op, v);
@@ -579,10 +541,11 @@ static void writeBackToThreads(Fragments *f) {
           int64_t j = 2 * tile + half;
           MlirValue at = addIndex(b, gpuMulIndex(l, b, f->rows[r][h], stride),
                                   columnOf(f, b, half, 0));
-          storePair(b,
-                    fromElements(b, pair, 2,
-                                 &f->values[valueIndex(f->nTiles, r, j, h, 0)]),
-                    l->output, at);
+          gpuBuildAlignedVectorStore(
+              b,
+              fromElements(b, pair, 2,
+                           &f->values[valueIndex(f->nTiles, r, j, h, 0)]),
+              l->output, at);
         }
     gpuSyncTileGroup(l);
     MlirValue vector = {NULL};

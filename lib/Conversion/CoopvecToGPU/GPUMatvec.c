@@ -227,6 +227,16 @@ void gpuStageMatvecWeights(GPULowering *l, const GPUMatvec *m, int64_t tile,
     stageWeightElements(l, m, tile, rows);
 }
 
+MlirValue gpuAddZeroProduct(GPULowering *l, CoopvecBuilder *b, MlirValue w,
+                            MlirValue x, MlirValue sum) {
+  MlirValue zero = coopvecPerThreadConstant(&l->p, 0.0);
+  MlirValue product =
+      coopvecBuildBinaryOp(b, "arith.mulf", coopvecWidenToF32(b, w), x);
+  MlirValue isZero = coopvecBuildCmpF(b, COOPVEC_CMPF_OEQ, product, zero);
+  return coopvecBuildBinaryOp(b, "arith.addf", sum,
+                              coopvecBuildSelect(b, isZero, product, zero));
+}
+
 /// The sum of the zero products W(16 tile + j, k) x_k alone, from -0.0,
 /// for j < count, read from the staged input row and weight slice: -0.0
 /// exactly when every product is -0.0. The loop runs only for a thread
@@ -235,7 +245,6 @@ static void sumZeroProducts(GPULowering *l, const Matvec *m,
                             const MlirValue *isZero, int64_t count,
                             MlirValue *sums) {
   CoopvecBuilder *b = &l->p.body;
-  MlirValue zero = coopvecPerThreadConstant(&l->p, 0.0);
   MlirValue anyZero = isZero[0];
   for (int64_t j = 0; j < count; ++j) {
     if (j)
@@ -257,13 +266,7 @@ static void sumZeroProducts(GPULowering *l, const Matvec *m,
         in, m->weightBuffer,
         gpuAddIndex(l, in, loop.inductionVar,
                     m->weightStart + j * m->weightStride));
-    MlirValue product =
-        coopvecBuildBinaryOp(in, "arith.mulf", coopvecWidenToF32(in, w), x);
-    MlirValue productIsZero =
-        coopvecBuildCmpF(in, COOPVEC_CMPF_OEQ, product, zero);
-    next[j] = coopvecBuildBinaryOp(
-        in, "arith.addf", coopvecLoopIterArg(&loop, j),
-        coopvecBuildSelect(in, productIsZero, product, zero));
+    next[j] = gpuAddZeroProduct(l, in, w, x, coopvecLoopIterArg(&loop, j));
   }
   coopvecFinishFor(&loop, count, next);
   for (int64_t j = 0; j < count; ++j)
