@@ -118,14 +118,16 @@ step lit-rest 90 "${lit[@]}" -j16 \
   build/test/Integration/GPU build/test/Integration/Vulkan \
   build/test/tools/coopvec-run build/test/CAPI
 
-# profile WIDTH: ncu's replay of the first mma forward kernel of width
-# WIDTH (the warm-up run; the clocks left as they are, as the bench's).
+# profile WIDTH [SUFFIX GPU-OPTIONS]: ncu's replay of the first mma
+# forward kernel of width WIDTH (the warm-up run; the clocks left as they
+# are, as the bench's), lowered with GPU-OPTIONS, in ncu-wWIDTHSUFFIX.
 ncu=$(command -v ncu || ls /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | tail -1)
 profile() {
-  local report="$out/ncu-w$1"
+  local report="$out/ncu-w$1${2:-}"
   "$ncu" --clock-control none -k "regex:^mlp_relu$1_kernel$" -c 1 \
     --set full --import-source no -f -o "$report" \
-    "$PWD/build/bench/mlp-gpu" --mode=forward --width="$1" --batch=1048576 --reps=1 ||
+    "$PWD/build/bench/mlp-gpu" --mode=forward --width="$1" --batch=1048576 \
+    --reps=1 ${3:+"--gpu-options=$3"} ||
     return
   "$ncu" -i "$report.ncu-rep" --page details --print-details all \
     >"$report-details.txt" ||
@@ -137,6 +139,11 @@ if [ -n "$ncu" ]; then
   export -f profile && export ncu out # `timeout` runs commands, not functions
   step ncu-w64 60 bash -c 'profile 64'
   step ncu-w128 60 bash -c 'profile 128'
+  # The cooperative regions, which become the default once they are
+  # measured faster (docs/execution-model.md, "Cooperative regions").
+  regions='mma-regions=true workgroup-memory=98304'
+  step ncu-w64-regions 60 bash -c "profile 64 -regions '$regions'"
+  step ncu-w128-regions 60 bash -c "profile 128 -regions '$regions'"
 else
   echo "== ncu: not installed, no profile"
 fi
@@ -154,7 +161,7 @@ for log in lit-cuda lit-vulkan lit-cuda-regions lit-rest; do
   echo "-- $log"
   grep -E '^(FAIL|XPASS|UNRESOLVED|TIMEOUT):|^  (Passed|Failed|Unsupported|Excluded|Timed Out)' "$out/$log.txt"
 done
-for width in 64 128; do
+for width in 64 128 64-regions 128-regions; do
   report="$out/ncu-w$width"
   [ -e "$report-details.txt" ] || continue
   echo "-- $report-details.txt"
