@@ -77,9 +77,8 @@ static void expandLowerToNVVM(MlirStringRef text, MlirStringCallback append,
       "nvvm-attach-target{chip=%.*s%s%.*s O=3},"
       "gpu.module(coopvec-expand-math,coopvec-prepare-nvvm,canonicalize,cse,"
       "loop-invariant-code-motion,strip-debuginfo,convert-vector-to-scf,"
-      "convert-scf-to-cf,convert-nvgpu-to-nvvm,convert-math-to-llvm,convert-"
-      "arith-to-llvm,"
-      "convert-gpu-to-nvvm,"
+      "convert-scf-to-cf,convert-nvgpu-to-nvvm,convert-math-to-llvm,"
+      "convert-arith-to-llvm,convert-gpu-to-nvvm,"
       "convert-vector-to-llvm,convert-arith-to-llvm,convert-ub-to-llvm,"
       "llvm-optimize-for-nvvm-target,canonicalize,cse,"
       "reconcile-unrealized-casts)%s",

@@ -574,8 +574,7 @@ static MlirModule parseLowered(const Options *options, MlirContext ctx,
 
 /// The default pipeline's options from --lanes, --reduce-mode,
 /// --lane-refill, --emulate-mma, --mma-regions, --mma-weights and
-/// --training ("lanes=8
-/// reduce-mode=local"), or "" for none.
+/// --training ("lanes=8 reduce-mode=local"), or "" for none.
 static void pipelineOptionsOf(const Options *options, char *text, size_t size) {
   int length = 0;
   text[0] = '\0';

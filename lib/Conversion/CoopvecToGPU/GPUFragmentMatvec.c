@@ -23,16 +23,17 @@
 //   barrier
 //   for each row tile: C = the bias of each lane's columns (-0.0 without
 //     one or past M); C += A B per k tile and 8-column tile (mma.sync; the
-//     A fragments from the input's registers or loaded from X, the B
-//     fragments from R); emulate-mma: the same sums as f32 FMAs over k
-//     from X and R, each lane its own (row, column)s
+//     A fragments loaded from X, the B fragments from R); emulate-mma: the
+//     same sums as f32 FMAs over k from X and R, each lane its own (row,
+//     column)s
 //   zero signs (below)
 //   a result in the fragment layout stays in the lanes' registers; a
 //     per-thread one goes through the result tiles (stored by the lanes at
 //     their positions, read back by each thread from its row).
 //
-// X keeps the input rows even when the A fragments come from registers:
-// the zero signs and the emulation read them. Tensor cores give +0.0 for a
+// A fragment input goes through X too (holding both row tiles' A
+// registers spilled at W = 128), and the zero signs and the emulation read
+// X. Tensor cores give +0.0 for a
 // sum of -0.0 products; an exact-zero result (bias + products) is -0.0
 // only when the bias and every product are -0.0 zeros, so a zero result
 // with a zero bias takes the sign of the sum of its zero products and the

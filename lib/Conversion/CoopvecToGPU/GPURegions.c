@@ -4,14 +4,15 @@
 // leaves its results where the hardware puts them, lane (g, t) of a warp
 // holding rows g and g + 8 of each 16-row tile and columns 2t, 2t + 1 of
 // each 8-column tile: `M` element values per lane, like a per-thread vec
-// of M elements, but element e of lane l is (row, column) =
-// gpuFragmentPosition(l, e), not (l, e). A *cooperative region* is a chain
-// of such matvecs and of the ops between them that compute element e from
-// element e of their operands alone (elementwise ops and casts, with
+// of M elements, but element e of lane l is a (row, column) of the
+// fragment layout (GPUFragmentMatvec.c), not (l, e). A *cooperative region* is
+// a chain of such matvecs and of the ops between them that compute element e
+// from element e of their operands alone (elementwise ops and casts, with
 // scalars and splats every thread agrees on): those run unchanged on the
 // fragment values (the per-thread layer lowers them), and the next
 // matvec's A operand is the previous one's accumulators, converted to f16
-// and packed in pairs, in registers.
+// and packed in pairs (stored by the lanes at their places of the staged
+// input rows, from where the A fragments are loaded).
 //
 // The plan here decides which values hold the fragment layout: the
 // greatest set in which
