@@ -99,7 +99,10 @@ lit=(python3 /usr/lib/llvm-22/bin/lit -v)
 step nvidia-smi 30 nvidia-smi
 step vulkan-query 30 build/bench/vulkan-query
 step mlp-gpu 180 build/bench/mlp-gpu
-IFS=';' read -ra variants <<<"${GPU_RUN_VARIANTS-mma-weights=whole;workgroup-memory=98304;mma-regions=true workgroup-memory=98304}"
+# The cooperative regions, which become the default once they are measured
+# faster (docs/execution-model.md, "Cooperative regions").
+regions='mma-regions=true workgroup-memory=98304'
+IFS=';' read -ra variants <<<"${GPU_RUN_VARIANTS-mma-weights=whole;workgroup-memory=98304;$regions}"
 for v in "${!variants[@]}"; do
   step "mlp-gpu-v$((v + 1))" 60 build/bench/mlp-gpu --mode=forward \
     --gpu-options="${variants[v]}"
@@ -139,9 +142,6 @@ if [ -n "$ncu" ]; then
   export -f profile && export ncu out # `timeout` runs commands, not functions
   step ncu-w64 60 bash -c 'profile 64'
   step ncu-w128 60 bash -c 'profile 128'
-  # The cooperative regions, which become the default once they are
-  # measured faster (docs/execution-model.md, "Cooperative regions").
-  regions='mma-regions=true workgroup-memory=98304'
   step ncu-w64-regions 60 bash -c "profile 64 -regions '$regions'"
   step ncu-w128-regions 60 bash -c "profile 128 -regions '$regions'"
 else
